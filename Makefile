@@ -1,0 +1,31 @@
+# Two commands do all the setup on a fresh clone: `make demo` and `make test`.
+SHELL := /bin/bash
+NPM_STAMP := node_modules/.package-lock.json
+BUILD_STAMP := dist/.built
+
+.PHONY: all build test demo bench clean
+
+all: build
+
+# npm ci only when the lock file changed since the last install.
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+$(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(shell find lib spec bench fixtures -name '*.ts' 2>/dev/null)
+	npx tsc -p tsconfig.json
+	chmod +x dist/lib/cli/*.js
+	touch $(BUILD_STAMP)
+
+build: $(BUILD_STAMP)
+
+test: build
+	npx mocha
+
+demo: build
+	bash scripts/demo.sh
+
+bench: build
+	node dist/bench/run.js
+
+clean:
+	rm -rf dist

@@ -1,0 +1,23 @@
+/** Who put a line on the bus. `proxy` and `context` come with active mode. */
+export type Sender = "client" | "server" | "proxy" | "context";
+
+/**
+ * One line as read, or one piece of a line too long to hold whole.
+ *
+ * `bytes` are exactly what was read: a whole line ends with its `\n` (unless it is the last
+ * line of a stream that ended without one). A line longer than the source's piece limit
+ * arrives as several frames sharing its sender; all but the last have `end: false`, so a
+ * passive proxy forwards a 64 MiB line without ever holding it whole.
+ */
+export interface Frame {
+  readonly from: Sender;
+  /** Milliseconds since the session started, when this (piece of a) line was read. */
+  readonly tMs: number;
+  readonly bytes: Buffer;
+  /** False for a leading piece of a long line; the line goes on in the next frame. */
+  readonly end: boolean;
+}
+
+export function frame(from: Sender, tMs: number, bytes: Buffer, end = true): Frame {
+  return { from, tMs, bytes, end };
+}

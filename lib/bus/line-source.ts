@@ -1,0 +1,57 @@
+import type { Readable } from "node:stream";
+import { Observable } from "rxjs";
+import type { Clock } from "./clock.js";
+import { frame, type Frame, type Sender } from "./frame.js";
+import { LineSplitter } from "./line-splitter.js";
+import type { Pressure } from "./pressure.js";
+
+export interface LineSourceOptions {
+  from: Sender;
+  clock: Clock;
+  /** Pauses the readable while a sink downstream is full. */
+  pressure?: Pressure;
+  /** Longest piece handed out at once; longer lines come in pieces. */
+  pieceLimit?: number;
+  /** Called once if reading fails; the source then completes. */
+  onReadError?: (err: Error) => void;
+}
+
+/**
+ * A readable byte stream as an Observable of line frames. Completes at end of input (after
+ * the last line, with or without its `\n`). Unsubscribing stops listening but leaves the
+ * stream itself to its owner.
+ */
+export function lineSource(readable: Readable, options: LineSourceOptions): Observable<Frame> {
+  const { from, clock, pressure, onReadError } = options;
+  return new Observable<Frame>((subscriber) => {
+    const splitter = new LineSplitter(options.pieceLimit);
+    const emit = (pieces: ReturnType<LineSplitter["push"]>) => {
+      for (const p of pieces) subscriber.next(frame(from, clock.now(), p.bytes, p.end));
+    };
+    const onData = (chunk: Buffer) => emit(splitter.push(chunk));
+    const onEnd = () => {
+      emit(splitter.end());
+      subscriber.complete();
+    };
+    const onError = (err: Error) => {
+      // What was read before the failure is still a line: hand it on, then end.
+      emit(splitter.end());
+      onReadError?.(err);
+      subscriber.complete();
+    };
+    readable.on("data", onData);
+    readable.once("end", onEnd);
+    readable.once("error", onError);
+    const valve = pressure?.paused$.subscribe((paused) => {
+      if (paused) readable.pause();
+      else readable.resume();
+    });
+    if (!pressure) readable.resume();
+    return () => {
+      valve?.unsubscribe();
+      readable.off("data", onData);
+      readable.off("end", onEnd);
+      readable.off("error", onError);
+    };
+  });
+}

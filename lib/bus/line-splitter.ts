@@ -1,0 +1,56 @@
+/**
+ * Splits a byte stream into lines on `\n` only, keeping every byte (CRLF, invalid UTF-8).
+ *
+ * Hand-written rather than split2 because split2 decodes to strings (losing invalid UTF-8)
+ * and re-scans its growing remainder on every chunk, which is quadratic on huge lines.
+ * Here a partial line is a list of chunks, so each byte is scanned once and copied at most
+ * once, and a line past `pieceLimit` is handed out in pieces instead of held whole.
+ */
+export interface Piece {
+  bytes: Buffer;
+  /** True when `bytes` ends the line (with its `\n`, or at end of input). */
+  end: boolean;
+}
+
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingLength = 0;
+
+  constructor(private readonly pieceLimit = 1 << 20) {}
+
+  /** Feeds one chunk; returns the whole lines (and long-line pieces) it completes. */
+  push(chunk: Buffer): Piece[] {
+    const out: Piece[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      const tail = chunk.subarray(start, nl + 1);
+      out.push({ bytes: this.takePending(tail), end: true });
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingLength += chunk.length - start;
+      if (this.pendingLength >= this.pieceLimit) {
+        out.push({ bytes: this.takePending(), end: false });
+      }
+    }
+    return out;
+  }
+
+  /** At end of input: the last line if it had no `\n`. */
+  end(): Piece[] {
+    if (this.pendingLength === 0) return [];
+    return [{ bytes: this.takePending(), end: true }];
+  }
+
+  private takePending(tail?: Buffer): Buffer {
+    if (this.pending.length === 0) return tail ?? Buffer.alloc(0);
+    if (tail) this.pending.push(tail);
+    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingLength = 0;
+    return joined;
+  }
+}

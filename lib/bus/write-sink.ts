@@ -1,0 +1,89 @@
+import type { Writable } from "node:stream";
+import type { Observer } from "rxjs";
+import type { Frame } from "./frame.js";
+import type { Pressure } from "./pressure.js";
+
+export interface WriteSinkOptions {
+  /** Held while `writable` is full, so the source feeding this sink pauses. */
+  pressure?: Pressure;
+  /** End the writable when the frames complete (a child's stdin: that is its EOF). */
+  endOnComplete?: boolean;
+  /** Called once, on the first write failure (EPIPE and the like). */
+  onWriteError?: (err: Error) => void;
+}
+
+/**
+ * A backpressured sink: writes each frame's bytes unchanged. When the writable is full it
+ * holds `pressure` until `drain`. After a write failure it drops what follows instead of
+ * throwing, so the sender is never blocked and an EPIPE never crashes the proxy.
+ */
+export class WriteSink implements Observer<Frame> {
+  private failed = false;
+  private holding = false;
+  private readonly finished: Promise<void>;
+  private resolveFinished!: () => void;
+
+  constructor(
+    private readonly writable: Writable,
+    private readonly options: WriteSinkOptions = {},
+  ) {
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    writable.on("error", (err: Error) => this.fail(err));
+    writable.on("drain", () => this.unhold());
+  }
+
+  /** Resolves once everything given was written (or writing failed). */
+  get done(): Promise<void> {
+    return this.finished;
+  }
+
+  next(f: Frame): void {
+    this.write(f.bytes);
+  }
+
+  /** Writes bytes that are not a frame (a line the proxy composed itself). */
+  write(bytes: Buffer): void {
+    if (this.failed || this.writable.destroyed) return;
+    try {
+      if (!this.writable.write(bytes) && !this.holding) {
+        this.holding = true;
+        this.options.pressure?.hold();
+      }
+    } catch (err) {
+      this.fail(err as Error);
+    }
+  }
+
+  error(): void {
+    this.complete();
+  }
+
+  complete(): void {
+    if (this.failed || this.writable.destroyed) {
+      this.resolveFinished();
+      return;
+    }
+    if (this.options.endOnComplete) {
+      this.writable.end(() => this.resolveFinished());
+    } else if (this.writable.writableLength === 0) {
+      this.resolveFinished();
+    } else {
+      this.writable.once("drain", () => this.resolveFinished());
+    }
+  }
+
+  private unhold(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.options.pressure?.release();
+  }
+
+  private fail(err: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    // Nothing more will drain: let the source read (and record) on.
+    this.unhold();
+    this.options.onWriteError?.(err);
+    this.resolveFinished();
+  }
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+import { constants } from "node:os";
+import { monotonicClock } from "../bus/clock.js";
+import { runPassiveSession } from "../bus/session.js";
+import { hostSession, logHeader } from "../record/log-header.js";
+import { LogWriter } from "../record/log-writer.js";
+import { Recorder } from "../record/recorder.js";
+import { redactCommand } from "../record/redact.js";
+import { pruneOlderThan } from "../record/retention.js";
+import { sessionId } from "../record/session-id.js";
+import { StdioChild } from "../transport/stdio-child.js";
+import { describe } from "../util/proxy-error.js";
+import { expandTilde } from "../util/tilde.js";
+import { one, parseCommandLine, type ParsedArgs } from "./args.js";
+import { proxyCommand } from "./proxy-options.js";
+import { EXIT_PROXY_FAILED, EXIT_USAGE, exitCodeOf, say } from "./report.js";
+
+const PROGRAM = "stretto-proxy";
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+const report = (message: string) => say(PROGRAM, message);
+
+async function main(argv: string[]): Promise<number> {
+  // A file-size limit (ulimit -f) must stop recording, not kill the session: with a
+  // handler installed, an oversized write fails with EFBIG instead.
+  process.on("SIGXFSZ", () => {});
+  const outcome = parseCommandLine(proxyCommand, argv);
+  if (outcome.kind === "help" || outcome.kind === "version") {
+    process.stdout.write(outcome.text);
+    return 0;
+  }
+  if (outcome.kind === "usage-error") {
+    process.stderr.write(outcome.text);
+    return EXIT_USAGE;
+  }
+  const args = outcome.args;
+  const recordDir = mapOpt(one<string>(args, "record"), expandTilde);
+  pruneAtStart(args, recordDir);
+
+  const clock = monotonicClock();
+  const session = sessionId(clock.startedUnixMs, process.pid);
+  let recorder: Recorder | undefined;
+  let writer: LogWriter | undefined;
+  if (recordDir !== undefined) {
+    const header = logHeader({
+      session,
+      startedUnixMs: clock.startedUnixMs,
+      serverCommand: redactCommand(args.trailing),
+      domain: one<string>(args, "domain"),
+      agentModel: one<string>(args, "agent-model"),
+      hostSession: hostSession(process.env, process.ppid),
+      serverName: one<string>(args, "server-name"),
+    });
+    writer = LogWriter.create(recordDir, session, header, { onStopped: report });
+    report(`recording to ${writer.path}`);
+    recorder = new Recorder(writer);
+  }
+
+  let server: StdioChild;
+  try {
+    server = await StdioChild.start(args.trailing);
+  } catch (err) {
+    writer?.discard(); // the session never began: leave no log behind
+    throw err;
+  }
+  stopOnSignals(server);
+  const status = await runPassiveSession({
+    hostIn: process.stdin,
+    hostOut: process.stdout,
+    server,
+    clock,
+    recorder,
+    report,
+  });
+  return exitCodeOf(status, constants.signals);
+}
+
+/** --retain-days runs first, before anything else can fail, and never stops the proxy. */
+function pruneAtStart(args: ParsedArgs, recordDir: string | undefined): void {
+  const days = one<number>(args, "retain-days");
+  if (days === undefined) return;
+  const cache = expandTilde(one<string>(args, "oracle-cache") ?? "~/.stretto/oracle-cache");
+  for (const dir of recordDir === undefined ? [cache] : [recordDir, cache]) {
+    try {
+      const n = pruneOlderThan(dir, days);
+      if (n > 0) report(`deleted ${n} files older than ${days} days from ${dir}`);
+    } catch (err) {
+      report(`pruning ${dir}: ${describe(err)}`);
+    }
+  }
+}
+
+/**
+ * Decision 9: on SIGTERM, SIGINT or SIGHUP, close the server's stdin, give it a grace
+ * period, then signal its process group. The exit code still follows the server.
+ */
+function stopOnSignals(server: StdioChild): void {
+  let stopping = false;
+  for (const signal of STOP_SIGNALS) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void server.shutdown().then(() => {
+        // Something outside the group may still hold the server's stdout open.
+        setTimeout(() => process.exit(128 + (constants.signals[signal] ?? 0)), 2000).unref();
+      });
+    });
+  }
+}
+
+function mapOpt<T, U>(v: T | undefined, f: (t: T) => U): U | undefined {
+  return v === undefined ? undefined : f(v);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    report(describe(err));
+    process.exit(EXIT_PROXY_FAILED);
+  },
+);

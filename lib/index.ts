@@ -1,0 +1,2 @@
+export * from "./bus/index.js";
+export { VERSION } from "./version.js";

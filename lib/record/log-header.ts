@@ -1,0 +1,45 @@
+/** The first line of a session log, format version 2 (facts-proxy-core §3.2). */
+export interface LogHeader {
+  stretto_mcp_log: 2;
+  session: string;
+  started_unix_ms: number;
+  /** The server command after `--` (or the upstream URL), credentials redacted. */
+  server_command: string[];
+  domain: string | null;
+  agent_model: string | null;
+  /** The host's session: `STRETTO_SESSION`, else `host-<ppid>`; omitted when none. */
+  host_session?: string;
+  /** `--server-name`; omitted when not given. */
+  server_name?: string;
+}
+
+export interface HeaderFields {
+  session: string;
+  startedUnixMs: number;
+  serverCommand: string[];
+  domain?: string | undefined;
+  agentModel?: string | undefined;
+  hostSession?: string | undefined;
+  serverName?: string | undefined;
+}
+
+/** Builds the header with its keys in the documented order. */
+export function logHeader(f: HeaderFields): LogHeader {
+  const header: LogHeader = {
+    stretto_mcp_log: 2,
+    session: f.session,
+    started_unix_ms: f.startedUnixMs,
+    server_command: f.serverCommand,
+    domain: f.domain ?? null,
+    agent_model: f.agentModel ?? null,
+  };
+  if (f.hostSession !== undefined) header.host_session = f.hostSession;
+  if (f.serverName !== undefined) header.server_name = f.serverName;
+  return header;
+}
+
+/** The host session: `STRETTO_SESSION` when set and non-empty, else `host-<ppid>`. */
+export function hostSession(env: NodeJS.ProcessEnv, ppid: number): string {
+  const named = env["STRETTO_SESSION"];
+  return named !== undefined && named !== "" ? named : `host-${ppid}`;
+}

@@ -1,0 +1,71 @@
+import type { Frame, Sender } from "../bus/frame.js";
+import { formatEntry } from "./log-entry.js";
+import type { LogWriter } from "./log-writer.js";
+
+interface Pending {
+  tMs: number;
+  from: Sender;
+  bytes: Buffer;
+}
+
+/**
+ * The recording sink. It is fed each frame before the frame is forwarded, so the log's
+ * order is the order lines were handed over (a request always before its response). The
+ * work of deciding `message` vs `raw` and formatting the entry is queued and done in a
+ * later turn of the event loop, after the forwarding writes of the current read.
+ */
+export class Recorder {
+  private readonly partial = new Map<Sender, Buffer[]>();
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private lastT = 0;
+
+  constructor(private readonly writer: LogWriter) {}
+
+  get path(): string {
+    return this.writer.path;
+  }
+
+  /** Takes a frame off the bus; pieces of a long line are joined into one entry. */
+  readonly record = (f: Frame): void => {
+    let bytes = f.bytes;
+    const held = this.partial.get(f.from);
+    if (!f.end) {
+      if (held) held.push(bytes);
+      else this.partial.set(f.from, [bytes]);
+      return;
+    }
+    if (held) {
+      held.push(bytes);
+      bytes = Buffer.concat(held);
+      this.partial.delete(f.from);
+    }
+    this.line(f.from, f.tMs, bytes);
+  };
+
+  /** Records one whole line (a wire line, or one the proxy composed). */
+  line(from: Sender, tMs: number, bytes: Buffer): void {
+    // Hand-off order is log order: never let a time go backwards down the file.
+    this.lastT = Math.max(this.lastT, tMs);
+    this.queue.push({ tMs: this.lastT, from, bytes });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.drain);
+    }
+  }
+
+  /** Writes what is queued, then closes the log. */
+  async finish(): Promise<void> {
+    for (const [from, pieces] of this.partial) this.line(from, this.lastT, Buffer.concat(pieces));
+    this.partial.clear();
+    this.drain();
+    await this.writer.finish();
+  }
+
+  private readonly drain = (): void => {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    for (const p of batch) this.writer.write(formatEntry(p.tMs, p.from, p.bytes));
+  };
+}

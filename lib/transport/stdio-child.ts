@@ -1,0 +1,90 @@
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { ProxyError } from "../util/proxy-error.js";
+import { osErrorText } from "../util/os-errors.js";
+import type { ExitStatus, ServerTransport } from "./server-transport.js";
+
+export interface StdioChildOptions {
+  /** How long the server may take to exit after its stdin closes, before it is signalled. */
+  graceMs?: number;
+}
+
+/**
+ * The server as a child process: no shell, stdin and stdout piped, stderr, environment and
+ * working directory inherited. It leads its own process group, so a stop reaches every
+ * process it started (an `npx` wrapper's real server included) and leaves no orphans.
+ */
+export class StdioChild implements ServerTransport {
+  readonly input: Writable;
+  readonly output: Readable;
+  readonly exited: Promise<ExitStatus>;
+  private exitStatus: ExitStatus | undefined;
+
+  private constructor(
+    private readonly child: ChildProcessByStdio<Writable, Readable, null>,
+    private readonly graceMs: number,
+  ) {
+    this.input = child.stdin;
+    this.output = child.stdout;
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exitStatus = { code, signal };
+        resolve(this.exitStatus);
+      });
+    });
+  }
+
+  /** Starts the server; resolves once it runs, or fails with `starting <program>: …`. */
+  static start(command: readonly string[], options: StdioChildOptions = {}): Promise<StdioChild> {
+    const [program, ...args] = command;
+    if (program === undefined) return Promise.reject(new ProxyError("no server command given"));
+    return new Promise((resolve, reject) => {
+      const child = spawn(program, args, {
+        stdio: ["pipe", "pipe", "inherit"],
+        detached: true,
+      });
+      child.once("error", (err) => reject(new ProxyError(`starting ${program}: ${osErrorText(err)}`)));
+      child.once("spawn", () => resolve(new StdioChild(child, options.graceMs ?? 2000)));
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /**
+   * Close stdin (MCP's way to ask a stdio server to exit), wait the grace period, then
+   * SIGTERM the whole process group, and SIGKILL it if it is still there after another.
+   */
+  async shutdown(): Promise<void> {
+    this.input.end();
+    if (await this.exitsWithin(this.graceMs)) {
+      this.signalGroup("SIGTERM"); // the server is gone; its children may not be
+      return;
+    }
+    this.signalGroup("SIGTERM");
+    if (await this.exitsWithin(this.graceMs)) return;
+    this.signalGroup("SIGKILL");
+  }
+
+  private exitsWithin(ms: number): Promise<boolean> {
+    if (this.exitStatus) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already empty.
+    }
+  }
+}

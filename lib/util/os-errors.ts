@@ -1,0 +1,27 @@
+import { constants } from "node:os";
+
+/** The text Rust's `io::Error` prints, so messages read the same as the original's. */
+const TEXTS: Record<string, string> = {
+  ENOENT: "No such file or directory",
+  EACCES: "Permission denied",
+  ENOTDIR: "Not a directory",
+  EISDIR: "Is a directory",
+  EEXIST: "File exists",
+  ENOSPC: "No space left on device",
+  ENOEXEC: "Exec format error",
+  EPIPE: "Broken pipe",
+  EROFS: "Read-only file system",
+  EMFILE: "Too many open files",
+  E2BIG: "Argument list too long",
+};
+
+/** `No such file or directory (os error 2)` for an errno error; the message otherwise. */
+export function osErrorText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const code = e?.code;
+  if (code && code in TEXTS) {
+    const errno = (constants.errno as Record<string, number>)[code];
+    return errno === undefined ? TEXTS[code]! : `${TEXTS[code]} (os error ${errno})`;
+  }
+  return e instanceof Error ? e.message : String(err);
+}

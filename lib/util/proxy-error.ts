@@ -1,0 +1,17 @@
+/**
+ * An error with context, printed the way the original prints anyhow's `{:#}` chain:
+ * `outer context: inner cause`. The proxy turns one into `stretto-proxy: …` and exit 125.
+ */
+export class ProxyError extends Error {
+  constructor(context: string, cause?: unknown) {
+    super(cause === undefined ? context : `${context}: ${describe(cause)}`);
+    this.name = "ProxyError";
+  }
+}
+
+/** An error's message as a user should read it: Node's own text, without a stack. */
+export function describe(err: unknown): string {
+  if (err instanceof ProxyError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
