@@ -1,0 +1,23 @@
+/** A parsed JSON value, as the demo reads and writes it. */
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+export interface JsonObject {
+  [key: string]: Json;
+}
+
+export function isObject(value: Json | undefined): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * `value[key]` when `value` is an object that has it, like serde_json's `Value::get`:
+ * nothing for arrays, strings and the rest, and never an inherited property.
+ */
+export function field(value: Json | undefined, key: string): Json | undefined {
+  return isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/** The field when it is a string (serde's `.and_then(Value::as_str)`). */
+export function stringField(value: Json | undefined, key: string): string | undefined {
+  const v = field(value, key);
+  return typeof v === "string" ? v : undefined;
+}
