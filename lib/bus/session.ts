@@ -20,7 +20,10 @@ export interface SessionIo {
   report: (message: string) => void;
 }
 
-/** The two directions of a session as frame streams, each recorded before it moves on. */
+/**
+ * The two directions of a session as frame streams, straight from their sources (long
+ * lines in pieces), and the backpressured sinks they go to.
+ */
 export interface SessionBus {
   client$: Observable<Frame>;
   server$: Observable<Frame>;
@@ -31,25 +34,22 @@ export interface SessionBus {
 export function sessionBus(io: SessionIo): SessionBus {
   const toServerPressure = new Pressure();
   const toClientPressure = new Pressure();
-  const record = io.recorder?.record;
-  const recorded = (frames: Observable<Frame>) => (record ? frames.pipe(tap(record)) : frames);
-
-  const client$ = recorded(
-    lineSource(io.hostIn, {
+  // Piece limit 0: whatever of a line a read brought goes on at once, without being joined
+  // (only the recorder and active mode, which need whole lines, join the pieces).
+  const client$ = lineSource(io.hostIn, {
       from: "client",
+      pieceLimit: 0,
       clock: io.clock,
       pressure: toServerPressure,
       onReadError: (e) => io.report(`reading from the client: ${e.message}`),
-    }),
-  );
-  const server$ = recorded(
-    lineSource(io.server.output, {
+    });
+  const server$ = lineSource(io.server.output, {
       from: "server",
+      pieceLimit: 0,
       clock: io.clock,
       pressure: toClientPressure,
       onReadError: (e) => io.report(`reading from the server: ${e.message}`),
-    }),
-  );
+    });
   const toServer = new WriteSink(io.server.input, {
     pressure: toServerPressure,
     endOnComplete: true,
@@ -69,14 +69,16 @@ export function sessionBus(io: SessionIo): SessionBus {
  */
 export async function runPassiveSession(io: SessionIo): Promise<ExitStatus> {
   const bus = sessionBus(io);
+  const record = io.recorder?.record;
+  const recorded = (frames: Observable<Frame>) => (record ? frames.pipe(tap(record)) : frames);
   const serverDone = new Promise<void>((resolve) => {
-    bus.server$.subscribe({
+    recorded(bus.server$).subscribe({
       next: (f) => bus.toClient.next(f),
       error: () => resolve(),
       complete: () => resolve(),
     });
   });
-  const clientSubscription = bus.client$.subscribe(bus.toServer);
+  const clientSubscription = recorded(bus.client$).subscribe(bus.toServer);
   await serverDone;
   const status = await io.server.exited;
   bus.toClient.complete();

@@ -20,6 +20,9 @@ export interface WriteSinkOptions {
 export class WriteSink implements Observer<Frame> {
   private failed = false;
   private holding = false;
+  /** Bytes waiting to go out: adjacent slices of one read, merged back into one write. */
+  private pending: Buffer | undefined;
+  private flushScheduled = false;
   private readonly finished: Promise<void>;
   private resolveFinished!: () => void;
 
@@ -41,8 +44,34 @@ export class WriteSink implements Observer<Frame> {
     this.write(f.bytes);
   }
 
-  /** Writes bytes that are not a frame (a line the proxy composed itself). */
+  /**
+   * Writes bytes (a frame's, or a line the proxy composed). The lines of one read are
+   * slices of one buffer: adjacent ones are merged back into a single write, flushed at the
+   * end of the current turn, so forwarding costs one write per read, like a bare pipe.
+   */
   write(bytes: Buffer): void {
+    if (this.failed || this.writable.destroyed || bytes.length === 0) return;
+    const p = this.pending;
+    if (p && p.buffer === bytes.buffer && p.byteOffset + p.length === bytes.byteOffset) {
+      this.pending = Buffer.from(p.buffer, p.byteOffset, p.length + bytes.length);
+    } else {
+      if (p) this.writeNow(p);
+      this.pending = bytes;
+    }
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      process.nextTick(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const p = this.pending;
+    this.pending = undefined;
+    if (p) this.writeNow(p);
+  };
+
+  private writeNow(bytes: Buffer): void {
     if (this.failed || this.writable.destroyed) return;
     try {
       if (!this.writable.write(bytes) && !this.holding) {
@@ -59,6 +88,7 @@ export class WriteSink implements Observer<Frame> {
   }
 
   complete(): void {
+    this.flush();
     if (this.failed || this.writable.destroyed) {
       this.resolveFinished();
       return;

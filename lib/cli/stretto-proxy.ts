@@ -5,13 +5,19 @@ import { runPassiveSession } from "../bus/session.js";
 import { hostSession, logHeader } from "../record/log-header.js";
 import { LogWriter } from "../record/log-writer.js";
 import { Recorder } from "../record/recorder.js";
-import { redactCommand } from "../record/redact.js";
+import { redactCommand, redactUrl } from "../record/redact.js";
 import { pruneOlderThan } from "../record/retention.js";
 import { sessionId } from "../record/session-id.js";
 import { StdioChild } from "../transport/stdio-child.js";
+import { resolveUpstreamHeaders } from "../transport/http/headers.js";
+import { openHttpUpstream } from "../transport/http/open.js";
+import type { ServerTransport } from "../transport/server-transport.js";
 import { describe } from "../util/proxy-error.js";
 import { expandTilde } from "../util/tilde.js";
-import { one, parseCommandLine, type ParsedArgs } from "./args.js";
+import { all, one, parseCommandLine, type ParsedArgs } from "./args.js";
+import { runActiveSession } from "../bus/active-session.js";
+import { loadPlugin } from "../plugins/load.js";
+import { builtinPlugins } from "./builtin-plugins.js";
 import { proxyCommand } from "./proxy-options.js";
 import { EXIT_PROXY_FAILED, EXIT_USAGE, exitCodeOf, say } from "./report.js";
 
@@ -36,41 +42,45 @@ async function main(argv: string[]): Promise<number> {
   const recordDir = mapOpt(one<string>(args, "record"), expandTilde);
   pruneAtStart(args, recordDir);
 
+  const upstream = one<string>(args, "upstream");
+  const upstreamHeaders = resolveUpstreamHeaders(all<string>(args, "upstream-header"), process.env);
+
   const clock = monotonicClock();
   const session = sessionId(clock.startedUnixMs, process.pid);
+  const header = logHeader({
+    session,
+    startedUnixMs: clock.startedUnixMs,
+    serverCommand: upstream === undefined ? redactCommand(args.trailing) : [redactUrl(upstream)],
+    domain: one<string>(args, "domain"),
+    agentModel: one<string>(args, "agent-model"),
+    hostSession: hostSession(process.env, process.ppid),
+    serverName: one<string>(args, "server-name"),
+  });
+  const plugins = [
+    ...builtinPlugins(args, { session, hostSession: header.host_session }),
+    ...(await Promise.all(all<string>(args, "plugin").map((m) => loadPlugin(m)))),
+  ];
   let recorder: Recorder | undefined;
   let writer: LogWriter | undefined;
   if (recordDir !== undefined) {
-    const header = logHeader({
-      session,
-      startedUnixMs: clock.startedUnixMs,
-      serverCommand: redactCommand(args.trailing),
-      domain: one<string>(args, "domain"),
-      agentModel: one<string>(args, "agent-model"),
-      hostSession: hostSession(process.env, process.ppid),
-      serverName: one<string>(args, "server-name"),
-    });
     writer = LogWriter.create(recordDir, session, header, { onStopped: report });
     report(`recording to ${writer.path}`);
     recorder = new Recorder(writer);
   }
 
-  let server: StdioChild;
+  let server: ServerTransport;
   try {
-    server = await StdioChild.start(args.trailing);
+    server =
+      upstream !== undefined
+        ? await openHttpUpstream({ url: upstream, headers: upstreamHeaders, report })
+        : await StdioChild.start(args.trailing);
   } catch (err) {
     writer?.discard(); // the session never began: leave no log behind
     throw err;
   }
   stopOnSignals(server);
-  const status = await runPassiveSession({
-    hostIn: process.stdin,
-    hostOut: process.stdout,
-    server,
-    clock,
-    recorder,
-    report,
-  });
+  const io = { hostIn: process.stdin, hostOut: process.stdout, server, clock, recorder, report };
+  const status = plugins.length > 0 ? await runActiveSession(io, { plugins, header }) : await runPassiveSession(io);
   return exitCodeOf(status, constants.signals);
 }
 
@@ -93,7 +103,7 @@ function pruneAtStart(args: ParsedArgs, recordDir: string | undefined): void {
  * Decision 9: on SIGTERM, SIGINT or SIGHUP, close the server's stdin, give it a grace
  * period, then signal its process group. The exit code still follows the server.
  */
-function stopOnSignals(server: StdioChild): void {
+function stopOnSignals(server: ServerTransport): void {
   let stopping = false;
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {

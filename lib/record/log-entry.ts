@@ -11,9 +11,6 @@ export type LineKind = { kind: "message"; json: Buffer } | { kind: "raw"; text: 
 /** serde_json's recursion limit leaves 126 levels for the message inside the entry. */
 const MAX_DEPTH = 126;
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-const SURROGATE_ESCAPE = /\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}/;
-// A number that might overflow f64: an exponent of 3+ digits, or 309+ integer digits.
-const HUGE_NUMBER = /[eE][+-]?\d{3}|\d{309}/;
 
 export function classifyLine(line: Buffer): LineKind {
   const body = stripLineEnd(line);
@@ -26,7 +23,7 @@ export function classifyLine(line: Buffer): LineKind {
     } catch {
       parsed = false;
     }
-    if (parsed && readsBack(text, value)) return { kind: "message", json: trimJsonSpace(body) };
+    if (parsed && readsBack(value)) return { kind: "message", json: trimJsonSpace(body) };
   }
   return { kind: "raw", text: utf8.decode(body) };
 }
@@ -49,52 +46,34 @@ export function formatEntry(tMs: number, from: Sender, line: Buffer): Buffer {
   return Buffer.from(`${head}"raw":${JSON.stringify(c.text)}}\n`);
 }
 
-/** Cheap text checks first; the tree is walked only when a rule might bite. */
-function readsBack(text: string, value: unknown): boolean {
-  if (SURROGATE_ESCAPE.test(text) && !wellFormed(value)) return false;
-  if (HUGE_NUMBER.test(text) && !finite(value)) return false;
-  if (bracketCount(text) > MAX_DEPTH && depth(value) > MAX_DEPTH) return false;
-  return true;
-}
-
-function wellFormed(v: unknown): boolean {
-  if (typeof v === "string") return v.isWellFormed();
-  if (Array.isArray(v)) return v.every(wellFormed);
-  if (v !== null && typeof v === "object") {
-    return Object.entries(v).every(([k, x]) => k.isWellFormed() && wellFormed(x));
-  }
-  return true;
-}
-
-function finite(v: unknown): boolean {
-  if (typeof v === "number") return Number.isFinite(v);
-  if (Array.isArray(v)) return v.every(finite);
-  if (v !== null && typeof v === "object") return Object.values(v).every(finite);
-  return true;
-}
-
-function bracketCount(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) n++;
-  }
-  return n;
-}
-
-function depth(v: unknown): number {
-  // Iterative, so a 100 000-deep array cannot overflow our own stack.
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[v, 0]];
+/**
+ * Whether a parsed value reads back in a strict reader (serde_json): no lone surrogate in
+ * any string or key, no number past f64 (JSON.parse turns `1e400` into Infinity), and no
+ * nesting deeper than MAX_DEPTH. One walk of the value, iterative (a 100 000-deep array
+ * cannot overflow our stack); a line of one big string costs one native check.
+ */
+function readsBack(value: unknown): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (x !== null && typeof x === "object") {
+    const [v, d] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!v.isWellFormed()) return false;
+    } else if (typeof v === "number") {
+      if (!Number.isFinite(v)) return false;
+    } else if (v !== null && typeof v === "object") {
       const level = d + 1;
-      if (level > max) max = level;
-      for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, level]);
+      if (level > MAX_DEPTH) return false;
+      if (Array.isArray(v)) {
+        for (const x of v) stack.push([x, level]);
+      } else {
+        for (const k in v) {
+          if (!k.isWellFormed()) return false;
+          stack.push([(v as Record<string, unknown>)[k], level]);
+        }
+      }
     }
   }
-  return max;
+  return true;
 }
 
 function isJsonSpace(b: number | undefined): boolean {

@@ -1,17 +1,7 @@
-/** The first line of a session log, format version 2 (facts-proxy-core §3.2). */
-export interface LogHeader {
-  stretto_mcp_log: 2;
-  session: string;
-  started_unix_ms: number;
-  /** The server command after `--` (or the upstream URL), credentials redacted. */
-  server_command: string[];
-  domain: string | null;
-  agent_model: string | null;
-  /** The host's session: `STRETTO_SESSION`, else `host-<ppid>`; omitted when none. */
-  host_session?: string;
-  /** `--server-name`; omitted when not given. */
-  server_name?: string;
-}
+import type { LogHeader } from "../trace/log-types.js";
+
+/** The first line of a session log: the writer makes version 2 (facts-proxy-core §3.2). */
+export type { LogHeader };
 
 export interface HeaderFields {
   session: string;

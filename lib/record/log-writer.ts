@@ -1,29 +1,42 @@
-import { closeSync, createWriteStream, mkdirSync, openSync, unlinkSync, writeSync, type WriteStream } from "node:fs";
+import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import type { Sender } from "../bus/frame.js";
 import { ProxyError } from "../util/proxy-error.js";
+import type { FromWriter, ToWriter } from "./record-messages.js";
 
 export interface LogWriterOptions {
   /** Told once when recording stops early (a full disk, a lost file). */
   onStopped?: (message: string) => void;
 }
 
+export interface LogLine {
+  tMs: number;
+  from: Sender;
+  bytes: Buffer;
+}
+
 /**
  * A session log on disk. Opening is synchronous (the header is on disk before the server
- * starts, or nothing is left behind); entries after that go through a write stream, one
- * write per line, so forwarding never waits for the disk and a crash loses at most the
- * lines still queued. A write failure stops recording, never the session.
+ * starts, or nothing is left behind); the entries after it are formatted and written by a
+ * writer thread, so forwarding never waits for the disk or for JSON parsing, and a crash
+ * loses at most the lines still queued. A write failure stops recording, never the session.
  */
 export class LogWriter {
-  private stream: WriteStream | undefined;
+  private readonly worker: Worker;
   private stopped = false;
+  private finished: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
-    fd: number,
+    private readonly fd: number,
     private readonly options: LogWriterOptions,
   ) {
-    this.stream = createWriteStream("", { fd, autoClose: true });
-    this.stream.on("error", (err) => this.stop(err));
+    this.worker = new Worker(new URL("./record-worker.js", import.meta.url), { workerData: { fd, path } });
+    this.worker.on("message", (m: FromWriter) => {
+      if (m.kind === "stopped") this.stop(m.message);
+    });
+    this.worker.on("error", (err) => this.stop(`the recorder thread failed; ${path} may be incomplete: ${err.message}`));
   }
 
   /** Creates `<dir>/<session>.jsonl` (never overwriting) and writes the header line. */
@@ -50,29 +63,51 @@ export class LogWriter {
     return new LogWriter(path, fd, options);
   }
 
-  /** Queues one entry line; dropped once recording has stopped or finished. */
-  write(line: Buffer): void {
-    if (this.stopped || !this.stream) return;
-    this.stream.write(line);
+  /** Hands a batch of wire lines to the writer thread (copied once, then transferred). */
+  write(lines: readonly LogLine[]): void {
+    if (this.stopped || this.finished || lines.length === 0) return;
+    let total = 0;
+    for (const l of lines) total += l.bytes.length;
+    const data = new Uint8Array(total);
+    const ends: number[] = [];
+    let off = 0;
+    for (const l of lines) {
+      data.set(l.bytes, off);
+      off += l.bytes.length;
+      ends.push(off);
+    }
+    const message: ToWriter = {
+      kind: "lines",
+      data: data.buffer,
+      ends,
+      times: lines.map((l) => l.tMs),
+      froms: lines.map((l) => l.from),
+    };
+    this.worker.postMessage(message, [data.buffer]);
   }
 
-  /** Writes out everything queued, then closes the file. */
+  /** Writes out everything handed over, then closes the file. */
   finish(): Promise<void> {
-    const stream = this.stream;
-    this.stream = undefined;
-    if (!stream || stream.destroyed) return Promise.resolve();
-    return new Promise((resolve) => {
-      stream.once("close", () => resolve());
-      stream.end();
+    if (this.finished) return this.finished;
+    this.finished = new Promise((resolve) => {
+      const done = () => {
+        this.closeFile();
+        resolve();
+      };
+      this.worker.once("exit", done);
+      this.worker.on("message", (m: FromWriter) => {
+        if (m.kind === "drained") void this.worker.terminate().then(done, done);
+      });
+      this.worker.postMessage({ kind: "end" } satisfies ToWriter);
     });
+    return this.finished;
   }
 
   /** Removes the log: the proxy failed before the session began (exit 125). */
   discard(): void {
-    const stream = this.stream;
-    this.stream = undefined;
     this.stopped = true;
-    stream?.destroy();
+    void this.worker.terminate();
+    this.closeFile();
     try {
       unlinkSync(this.path);
     } catch {
@@ -80,9 +115,20 @@ export class LogWriter {
     }
   }
 
-  private stop(err: Error): void {
+  private fileOpen = true;
+  private closeFile(): void {
+    if (!this.fileOpen) return;
+    this.fileOpen = false;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closing cannot lose what was already written.
+    }
+  }
+
+  private stop(message: string): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.options.onStopped?.(`recording stopped: writing ${this.path}: ${err.message}`);
+    this.options.onStopped?.(message);
   }
 }

@@ -1,22 +1,15 @@
 import type { Frame, Sender } from "../bus/frame.js";
-import { formatEntry } from "./log-entry.js";
-import type { LogWriter } from "./log-writer.js";
-
-interface Pending {
-  tMs: number;
-  from: Sender;
-  bytes: Buffer;
-}
+import type { LogLine, LogWriter } from "./log-writer.js";
 
 /**
  * The recording sink. It is fed each frame before the frame is forwarded, so the log's
- * order is the order lines were handed over (a request always before its response). The
- * work of deciding `message` vs `raw` and formatting the entry is queued and done in a
- * later turn of the event loop, after the forwarding writes of the current read.
+ * order is the order lines were handed over (a request always before its response). Lines
+ * are batched per turn of the event loop and handed to the writer thread, which decides
+ * `message` vs `raw`, formats and writes them.
  */
 export class Recorder {
   private readonly partial = new Map<Sender, Buffer[]>();
-  private queue: Pending[] = [];
+  private queue: LogLine[] = [];
   private scheduled = false;
   private lastT = 0;
 
@@ -66,6 +59,6 @@ export class Recorder {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
-    for (const p of batch) this.writer.write(formatEntry(p.tMs, p.from, p.bytes));
+    this.writer.write(batch);
   };
 }

@@ -53,29 +53,38 @@ export class StdioChild implements ServerTransport {
   }
 
   /**
-   * Close stdin (MCP's way to ask a stdio server to exit), wait the grace period, then
-   * SIGTERM the whole process group, and SIGKILL it if it is still there after another.
+   * Close stdin (MCP's way to ask a stdio server to exit), give the whole process group the
+   * grace period to go, then SIGTERM the group, and SIGKILL it if anything is still there
+   * after another grace period. The group, not just the child: an `npx` wrapper may exit
+   * while the server it started lives on.
    */
   async shutdown(): Promise<void> {
     this.input.end();
-    if (await this.exitsWithin(this.graceMs)) {
-      this.signalGroup("SIGTERM"); // the server is gone; its children may not be
-      return;
-    }
+    if (await this.groupGoneWithin(this.graceMs)) return;
     this.signalGroup("SIGTERM");
-    if (await this.exitsWithin(this.graceMs)) return;
+    if (await this.groupGoneWithin(this.graceMs)) return;
     this.signalGroup("SIGKILL");
   }
 
-  private exitsWithin(ms: number): Promise<boolean> {
-    if (this.exitStatus) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.exited.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+  private async groupGoneWithin(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (this.exitStatus && !this.groupAlive()) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Whether any process of the server's group is still there (signal 0 only asks). */
+  private groupAlive(): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined) return false;
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === "EPERM";
+    }
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

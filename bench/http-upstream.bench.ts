@@ -1,0 +1,325 @@
+/**
+ * The HTTP upstream benchmark (issue 4, "Benchmark"): what `stretto-proxy --upstream` costs a
+ * host talking to a Streamable HTTP server, against the floor measured in the same run.
+ *
+ * The server is a fast loopback echo server in a process of its own
+ * (fixtures/http/echo-server.ts). Configurations:
+ * - floor: a direct node:http client with a keep-alive agent, in this process: the HTTP
+ *   round trip with nothing in between (no stdio hop, no host process);
+ * - stretto-proxy: this process is the host, on the proxy's stdin and stdout, and the proxy
+ *   POSTs to the server;
+ * - mcp-remote: the same host in front of `mcp-remote <URL> --transport http-only`, the
+ *   usual stdio-to-remote bridge.
+ *
+ * For each: the start (process spawn to the `initialize` answer; for the floor, a fresh agent
+ * to its first answer), requests one at a time (p50/p99 of the round trip), and pipelined
+ * requests (all written at once; messages per second until the last answer). Rounds rotate
+ * the order so load from elsewhere falls on every configuration alike; each round starts its
+ * processes afresh. Targets are printed PASS/MISS beside the figures; a miss never fails the
+ * process.
+ *
+ *   node --expose-gc dist/bench/http-upstream.bench.js [--scale F] [--rounds N]
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { Agent, request as httpRequest } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+const ECHO = join(ROOT, "dist/fixtures/http/echo-server.js");
+const PROXY = join(ROOT, "dist/lib/cli/stretto-proxy.js");
+const MCP_REMOTE = join(ROOT, "node_modules/mcp-remote/dist/proxy.js");
+
+const TARGET = { throughput: 0.8, p50: 1.3, vsRemote: 5 };
+const options = parseArgs(process.argv.slice(2));
+const SEQ = Math.max(50, Math.round(2000 * options.scale));
+const PIPELINED = Math.max(100, Math.round(5000 * options.scale));
+const WARMUP_SEQ = Math.max(20, Math.round(300 * options.scale));
+const WARMUP_PIPELINED = Math.max(50, Math.round(1000 * options.scale));
+/** mcp-remote is much slower; it gets fewer requests so the run stays short. */
+const REMOTE_SHARE = 0.25;
+
+const tmp = mkdtempSync(join(tmpdir(), "stretto-http-bench-"));
+const children = new Set<ChildProcessWithoutNullStreams>();
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const out = (line = "") => process.stdout.write(`${line}\n`);
+
+function parseArgs(argv: string[]): { scale: number; rounds: number } {
+  const o = { scale: 1, rounds: 3 };
+  for (let i = 0; i < argv.length; i += 2) {
+    const v = Number(argv[i + 1]);
+    if (argv[i] === "--scale" && v > 0) o.scale = v;
+    else if (argv[i] === "--rounds" && Number.isInteger(v) && v > 0) o.rounds = v;
+    else {
+      process.stderr.write("usage: http-upstream.bench.js [--scale F] [--rounds N]\n");
+      process.exit(2);
+    }
+  }
+  return o;
+}
+
+function cleanUp(): void {
+  for (const c of children) c.kill("SIGKILL");
+  children.clear();
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.on("exit", cleanUp);
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(sig, () => {
+    cleanUp();
+    process.exit(130);
+  });
+}
+
+function spawnTracked(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"], env });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  child.stderr.resume();
+  child.stdin.on("error", () => {});
+  return child;
+}
+
+// ---- messages ----------------------------------------------------------------------------
+
+const INITIALIZE = (id: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+  });
+const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+const CALL = (id: number) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"lookup","arguments":{"text":"a short question about an order","n":${id}}}}`;
+
+// ---- the drivers -------------------------------------------------------------------------
+
+interface Driver {
+  /** Sends one request and resolves when its answer is in. */
+  call(id: number): Promise<void>;
+  /** Sends `ids` at once; resolves when every answer is in. */
+  pipelined(ids: number[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The floor: node:http straight to the server, keep-alive, at most 64 sockets (as the proxy). */
+class FloorDriver implements Driver {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private session = "";
+  private readonly url: URL;
+
+  constructor(url: string) {
+    this.url = new URL(url);
+  }
+
+  static async start(url: string): Promise<{ driver: FloorDriver; startMs: number }> {
+    const t0 = performance.now();
+    const d = new FloorDriver(url);
+    await d.post(INITIALIZE(0), true);
+    const startMs = performance.now() - t0;
+    await d.post(INITIALIZED, false);
+    return { driver: d, startMs };
+  }
+
+  private post(body: string, isInit = false): Promise<void> {
+    return new Promise((resolvePost, reject) => {
+      const headers: Record<string, string | number> = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": Buffer.byteLength(body),
+      };
+      if (this.session !== "") {
+        headers["mcp-session-id"] = this.session;
+        headers["mcp-protocol-version"] = "2025-06-18";
+      }
+      const req = httpRequest(this.url, { method: "POST", agent: this.agent, headers }, (res) => {
+        if (isInit) this.session = String(res.headers["mcp-session-id"] ?? "");
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          Buffer.concat(chunks); // the floor reads the answer whole, as a host would
+          resolvePost();
+        });
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  call(id: number): Promise<void> {
+    return this.post(CALL(id));
+  }
+
+  async pipelined(ids: number[]): Promise<void> {
+    await Promise.all(ids.map((id) => this.post(CALL(id))));
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+}
+
+/** A host on a stdio bridge's stdin and stdout (stretto-proxy or mcp-remote). */
+class StdioDriver implements Driver {
+  private pending = "";
+  private readonly waiting = new Map<number, () => void>();
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (text: string) => {
+      const parts = (this.pending + text).split("\n");
+      this.pending = parts.pop()!;
+      for (const line of parts) {
+        const m = /^\{"jsonrpc":"2\.0","id":(\d+),/.exec(line) ?? /"id":(\d+)[,}]/.exec(line);
+        if (m === null) continue;
+        const done = this.waiting.get(Number(m[1]));
+        if (done) {
+          this.waiting.delete(Number(m[1]));
+          done();
+        }
+      }
+    });
+  }
+
+  static async start(args: string[], env?: NodeJS.ProcessEnv): Promise<{ driver: StdioDriver; startMs: number }> {
+    const t0 = performance.now();
+    const d = new StdioDriver(spawnTracked(args, env));
+    await d.send([0], [INITIALIZE(0)]);
+    const startMs = performance.now() - t0;
+    d.child.stdin.write(`${INITIALIZED}\n`);
+    return { driver: d, startMs };
+  }
+
+  private send(ids: number[], lines: string[]): Promise<void> {
+    const answered = Promise.all(ids.map((id) => new Promise<void>((r) => this.waiting.set(id, r))));
+    this.child.stdin.write(`${lines.join("\n")}\n`);
+    return answered.then(() => undefined);
+  }
+
+  call(id: number): Promise<void> {
+    return this.send([id], [CALL(id)]);
+  }
+
+  pipelined(ids: number[]): Promise<void> {
+    return this.send(ids, ids.map(CALL));
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => {
+      this.child.once("exit", () => r());
+      this.child.stdin.end();
+      setTimeout(() => this.child.kill("SIGKILL"), 10_000).unref();
+    });
+  }
+}
+
+// ---- measuring -----------------------------------------------------------------------------
+
+interface Config {
+  name: string;
+  share: number;
+  start: (url: string) => Promise<{ driver: Driver; startMs: number }>;
+}
+
+const CONFIGS: Config[] = [
+  { name: "floor (node:http)", share: 1, start: (url) => FloorDriver.start(url) },
+  { name: "stretto-proxy", share: 1, start: (url) => StdioDriver.start([PROXY, "--upstream", url]) },
+  {
+    name: "mcp-remote",
+    share: REMOTE_SHARE,
+    start: (url) =>
+      StdioDriver.start([MCP_REMOTE, url, "--transport", "http-only", "--silent"], {
+        ...process.env,
+        MCP_REMOTE_CONFIG_DIR: join(tmp, "mcp-remote"),
+      }),
+  },
+];
+
+interface Figures {
+  startMs: number[];
+  latenciesUs: number[];
+  msgsPerS: number[];
+}
+
+let nextId = 1;
+const ids = (n: number) => Array.from({ length: n }, () => nextId++);
+
+async function measure(config: Config, url: string, into: Figures): Promise<void> {
+  const { driver, startMs } = await config.start(url);
+  into.startMs.push(startMs);
+  const seq = Math.max(20, Math.round(SEQ * config.share));
+  const pipe = Math.max(50, Math.round(PIPELINED * config.share));
+  for (const id of ids(Math.round(WARMUP_SEQ * config.share))) await driver.call(id);
+  await driver.pipelined(ids(Math.round(WARMUP_PIPELINED * config.share)));
+  gc();
+  for (const id of ids(seq)) {
+    const t = process.hrtime.bigint();
+    await driver.call(id);
+    into.latenciesUs.push(Number(process.hrtime.bigint() - t) / 1000);
+  }
+  gc();
+  const batch = ids(pipe);
+  const t = performance.now();
+  await driver.pipelined(batch);
+  into.msgsPerS.push(pipe / ((performance.now() - t) / 1000));
+  await driver.close();
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
+}
+const median = (values: number[]) => percentile(values, 0.5);
+
+async function main(): Promise<void> {
+  const echo = spawnTracked([ECHO]);
+  const url = await new Promise<string>((r) => {
+    echo.stdout.setEncoding("utf8");
+    echo.stdout.once("data", (text: string) => r(text.split("\n")[0]!));
+  });
+  out(`http upstream: ${SEQ} sequential and ${PIPELINED} pipelined tools/call per round (mcp-remote ×${REMOTE_SHARE}), ${options.rounds} rounds`);
+  out(`node ${process.version}, ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}; server ${url}`);
+
+  const figures = new Map<string, Figures>(CONFIGS.map((c) => [c.name, { startMs: [], latenciesUs: [], msgsPerS: [] }]));
+  for (let round = 0; round < options.rounds; round++) {
+    const order = CONFIGS.map((_, i) => CONFIGS[(i + round) % CONFIGS.length]!);
+    for (const config of order) await measure(config, url, figures.get(config.name)!);
+  }
+
+  const rows = CONFIGS.map((c) => {
+    const f = figures.get(c.name)!;
+    return {
+      name: c.name,
+      start: median(f.startMs),
+      p50: median(f.latenciesUs),
+      p99: percentile(f.latenciesUs, 0.99),
+      rate: median(f.msgsPerS),
+    };
+  });
+  const [floor, proxy, remote] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+  out();
+  out(`${"configuration".padEnd(20)}${"start ms".padStart(10)}${"seq p50 µs".padStart(12)}${"seq p99 µs".padStart(12)}${"pipelined msg/s".padStart(17)}`);
+  for (const r of rows) {
+    out(`${r.name.padEnd(20)}${r.start.toFixed(1).padStart(10)}${r.p50.toFixed(0).padStart(12)}${r.p99.toFixed(0).padStart(12)}${r.rate.toFixed(0).padStart(17)}`);
+  }
+  out();
+  const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+  const tp = proxy.rate / floor.rate;
+  const p50 = proxy.p50 / floor.p50;
+  const vsRemote = proxy.rate / remote.rate;
+  out(`stretto-proxy / floor: throughput ×${tp.toFixed(2)} (target ≥ ${TARGET.throughput}: ${verdict(tp >= TARGET.throughput)}), seq p50 ×${p50.toFixed(2)} (target ≤ ${TARGET.p50}: ${verdict(p50 <= TARGET.p50)}), p99 ×${(proxy.p99 / floor.p99).toFixed(2)}, start ×${(proxy.start / floor.start).toFixed(1)}`);
+  out(`stretto-proxy / mcp-remote: throughput ×${vsRemote.toFixed(2)} (target ≥ ${TARGET.vsRemote}: ${verdict(vsRemote >= TARGET.vsRemote)}), seq p50 ×${(proxy.p50 / remote.p50).toFixed(2)}, start ×${(proxy.start / remote.start).toFixed(2)}`);
+  echo.kill("SIGTERM");
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`http-upstream bench: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,121 @@
+import { filter, tap, type Observable, type OperatorFunction } from "rxjs";
+import type { ExitStatus } from "../transport/server-transport.js";
+import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "../plugins/api.js";
+import { line, responseOf } from "../plugins/json-rpc.js";
+import { OwnRequests } from "../plugins/own-requests.js";
+import { SessionLog } from "../plugins/session-log.js";
+import { wholeLines } from "../plugins/whole-lines.js";
+import type { LogHeader } from "../trace/log-types.js";
+import { frame, type Frame } from "./frame.js";
+import { sessionBus, type SessionIo } from "./session.js";
+
+export interface ActiveSetup {
+  plugins: PluginFactory[];
+  header: LogHeader;
+}
+
+/**
+ * Active mode: lines pass through the plugins' operators on their way, in order. What no
+ * plugin acts on goes through byte for byte, as in passive mode. Each line is logged as it
+ * is read (client, server), or as a plugin composes it (proxy, context).
+ */
+export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promise<ExitStatus> {
+  const bus = sessionBus(io);
+  const log = new SessionLog(setup.header, io.recorder);
+  const own = new OwnRequests();
+  let serverOpen = true;
+
+  const composed = (bytes: Buffer) => frame("proxy", io.clock.now(), bytes);
+  const context: PluginContext = {
+    clock: io.clock,
+    domain: setup.header.domain ?? undefined,
+    session: setup.header.session,
+    hostSession: setup.header.host_session,
+    frames$: log.frames$,
+    toClient(bytes) {
+      log.add(composed(bytes));
+      bus.toClient.write(bytes);
+    },
+    request(method, params, options): Promise<OwnAnswer> {
+      if (!serverOpen) return Promise.resolve({ kind: "no-answer", why: "server-gone" });
+      const { id, answer } = own.open(options?.patienceMs);
+      const bytes = line({ jsonrpc: "2.0", id, method, params });
+      log.add(composed(bytes));
+      bus.toServer.write(bytes);
+      return answer;
+    },
+    nextOwnId: () => own.peekId(),
+    log: (from, bytes) => log.add(frame(from, io.clock.now(), bytes)),
+    episode: () => log.episode(),
+    say: io.report,
+    serverOpen: () => serverOpen,
+  };
+  const plugins: Plugin[] = [];
+  for (const factory of setup.plugins) plugins.push(await factory(context));
+
+  // Lines a plugin composed are logged as the proxy's, just before they are sent.
+  const logComposed = tap((f: Frame) => {
+    if (f.from === "proxy") log.add(f);
+  });
+  const seen = (f: Frame) => {
+    for (const p of plugins) p.sees?.(f);
+    log.add(f);
+  };
+
+  const hostEnded = () => {
+    for (const p of plugins) p.hostEnded?.();
+  };
+  const client$ = chain(bus.client$.pipe(wholeLines(), tap({ next: seen, complete: hostEnded })), plugins.map((p) => p.client)).pipe(
+    logComposed,
+  );
+  const server$ = chain(
+    bus.server$.pipe(
+      wholeLines(),
+      tap(seen),
+      // Answers to the proxy's own requests go to the plugin that asked, never to the host.
+      filter((f) => {
+        const r = f.bytes.includes("stretto-") ? responseOf(f) : undefined;
+        return !(r && own.settle(r, f));
+      }),
+    ),
+    plugins.map((p) => p.server),
+  ).pipe(logComposed);
+
+  const serverDone = new Promise<void>((resolve) => {
+    server$.subscribe({
+      next: (f) => bus.toClient.next(f),
+      error: (e: unknown) => {
+        io.report(`a plugin failed: ${e instanceof Error ? e.message : String(e)}`);
+        resolve();
+      },
+      complete: () => resolve(),
+    });
+  });
+  const clientSubscription = client$.subscribe({
+      next: (f) => bus.toServer.next(f),
+      error: (e: unknown) => {
+        io.report(`a plugin failed: ${e instanceof Error ? e.message : String(e)}`);
+        serverOpen = false;
+        bus.toServer.complete();
+      },
+      complete: () => {
+        serverOpen = false;
+        bus.toServer.complete();
+      },
+    });
+
+  await serverDone;
+  serverOpen = false;
+  own.abandonAll();
+  const status = await io.server.exited;
+  bus.toClient.complete();
+  await bus.toClient.done;
+  clientSubscription.unsubscribe();
+  log.end();
+  await io.recorder?.finish();
+  return status;
+}
+
+function chain(source: Observable<Frame>, operators: Array<OperatorFunction<Frame, Frame> | undefined>): Observable<Frame> {
+  return operators.reduce<Observable<Frame>>((s, op) => (op ? s.pipe(op) : s), source);
+}

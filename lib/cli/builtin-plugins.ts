@@ -1,0 +1,40 @@
+import type { PluginFactory } from "../plugins/api.js";
+import { commitPlugin, type CallCheck } from "../plugins/commit/commit-plugin.js";
+import { ContextFile } from "../plugins/context/context-file.js";
+import { contextPlugin, type ContextReader } from "../plugins/context/context-plugin.js";
+import { guardsFor } from "../plugins/guards/domains.js";
+import { guardsPlugin } from "../plugins/guards/guards-plugin.js";
+import { ProxyError } from "../util/proxy-error.js";
+import { sessionPath } from "../util/session-path.js";
+import { flag, one, type ParsedArgs } from "./args.js";
+
+/**
+ * The built-in features as plugins, in chain order: the conversation is logged before
+ * anything looks at a call; a commit is taken before the guards (its calls are checked one
+ * by one inside it); the guards refuse before the server sees a call. User plugins follow.
+ * Setup errors are the proxy's own failures (exit 125).
+ */
+export function builtinPlugins(args: ParsedArgs, session: { session: string; hostSession?: string | undefined }): PluginFactory[] {
+  const plugins: PluginFactory[] = [];
+  let reader: ContextReader | undefined;
+  let check: CallCheck | undefined;
+
+  const contextOpt = one<string>(args, "context");
+  if (contextOpt !== undefined) {
+    const file = new ContextFile(sessionPath(contextOpt, session));
+    plugins.push(contextPlugin(file, (r) => (reader = r)));
+  }
+  if (flag(args, "commit")) {
+    plugins.push(commitPlugin({ check: () => check, context: () => reader }));
+  }
+  if (flag(args, "guards")) {
+    const domain = one<string>(args, "domain");
+    try {
+      guardsFor(domain);
+    } catch (err) {
+      throw new ProxyError((err as Error).message);
+    }
+    plugins.push(guardsPlugin({ domain: domain!, context: () => reader, share: (c) => (check = c) }));
+  }
+  return plugins;
+}

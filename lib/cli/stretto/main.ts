@@ -1,0 +1,88 @@
+/**
+ * `stretto`: the offline tools over what stretto-proxy recorded. Exit 0 on success, 1 when
+ * input cannot be read (with the reader's message), 2 on a usage error (a one-line reason,
+ * then the usage line as the hint).
+ */
+import { LogReadError } from "../../trace/index.js";
+import {
+  EXIT_OK,
+  EXIT_UNREADABLE,
+  EXIT_USAGE,
+  UsageError,
+  parseArgs,
+  say,
+  type Command,
+  type Io,
+} from "./command.js";
+import { COMMANDS } from "./commands.js";
+
+export const USAGE = "stretto <command> [arguments]";
+
+export async function main(argv: readonly string[], io: Io, version: string): Promise<number> {
+  try {
+    return await dispatch(argv, io, version);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      say(io, e.message);
+      io.stderr.write(`Usage: ${e.usage}\n`);
+      return EXIT_USAGE;
+    }
+    if (e instanceof LogReadError) {
+      say(io, e.message);
+      return EXIT_UNREADABLE;
+    }
+    throw e;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: Io, version: string): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError("no command given (try 'stretto help')", USAGE);
+  if (first === "-h" || first === "--help") return print(io, overallHelp());
+  if (first === "-V" || first === "--version") return print(io, `stretto ${version}`);
+  if (first === "help") {
+    if (rest.length > 1) throw new UsageError(`help takes one command, not ${rest.length}`, "stretto help [command]");
+    return print(io, rest[0] === undefined ? overallHelp() : commandHelp(find(rest[0])));
+  }
+  if (first.startsWith("-")) throw new UsageError(`no option ${first} before a command`, USAGE);
+  const command = find(first);
+  if (rest.includes("-h") || rest.includes("--help")) return print(io, commandHelp(command));
+  return command.run(parseArgs(command, rest), io);
+}
+
+function find(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new UsageError(`no command named '${name}' (try 'stretto help')`, USAGE);
+  return command;
+}
+
+function print(io: Io, text: string): number {
+  io.stdout.write(text + "\n");
+  return EXIT_OK;
+}
+
+function overallHelp(): string {
+  // Long usages go on a line of their own, so the summaries stay in one column.
+  const width = 18;
+  const row = (left: string, right: string): string =>
+    left.length + 2 > width ? `  ${left}\n  ${" ".repeat(width)}${right}` : `  ${left.padEnd(width)}${right}`;
+  return [
+    "Read the sessions stretto-proxy recorded.",
+    "",
+    `Usage: ${USAGE}`,
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => row(c.usage.slice("stretto ".length), c.summary)),
+    row("help [command]", "Print this help, or a command's."),
+    "",
+    "Options:",
+    "  -h, --help     Print help (also after a command).",
+    "  -V, --version  Print the version.",
+    "",
+    "Exit status: 0 on success, 1 when a log or folder cannot be read, 2 on a usage error.",
+  ].join("\n");
+}
+
+function commandHelp(c: Command): string {
+  return `${c.summary}\n\nUsage: ${c.usage}\n\n${c.help}`;
+}

@@ -1,0 +1,118 @@
+import { mergeMap, EMPTY, of, from, type Observable } from "rxjs";
+import type { Frame } from "../../bus/frame.js";
+import { frame } from "../../bus/frame.js";
+import type { Plugin, PluginContext, PluginFactory } from "../api.js";
+import { idKey, jsonOf, requestOf, responseOf, toolResult, type RpcId } from "../json-rpc.js";
+import type { ContextReader } from "../context/context-plugin.js";
+import { answerText, callLabel, innerCalls, type InnerCall } from "./commit-call.js";
+import { COMMIT_INSTRUCTIONS, COMMIT_TOOL, COMMIT_TOOL_NAME, COMMIT_USAGE } from "./listing.js";
+
+/** A check a call must pass before it runs (the guards); absent means every call passes. */
+export type CallCheck = (call: InnerCall) => { refused: boolean; reason?: string };
+
+export interface CommitOptions {
+  check?: () => CallCheck | undefined;
+  context?: () => ContextReader | undefined;
+  patienceMs?: number;
+}
+
+/**
+ * `--commit`: lists `stretto_commit` after the server's tools (on the last page only),
+ * tells the agent about it in `initialize`'s instructions, and runs a commit's calls in
+ * order as the proxy's own requests, each through the guards first, stopping at the first
+ * that is refused or fails. A commit runs beside the traffic: later lines do not wait.
+ */
+export function commitPlugin(options: CommitOptions = {}): PluginFactory {
+  return (session): Plugin => {
+    const listings = new Set<string>();
+    const initializes = new Set<string>();
+    const patienceMs = options.patienceMs ?? 60_000;
+
+    const client = (source: Observable<Frame>) =>
+      source.pipe(
+        mergeMap((f) => {
+          const req = requestOf(f);
+          if (req?.method === "tools/list") listings.add(idKey(req.id));
+          if (req?.method === "initialize") initializes.add(idKey(req.id));
+          const params = req?.params as { name?: unknown; arguments?: unknown } | undefined;
+          if (req?.method !== "tools/call" || params?.name !== COMMIT_TOOL_NAME) return of(f);
+          // The commit's answer comes later, from the proxy; nothing goes to the server now.
+          return from(runCommit(session, req.id, params.arguments, options, patienceMs)).pipe(mergeMap(() => EMPTY));
+        }),
+      );
+
+    const server = (source: Observable<Frame>) =>
+      source.pipe(
+        mergeMap((f) => {
+          const res = responseOf(f);
+          if (!res) return of(f);
+          const key = idKey(res.id);
+          if (listings.delete(key)) return of(withCommitListed(f));
+          if (initializes.delete(key)) return of(withCommitInstructions(f));
+          return of(f);
+        }),
+      );
+
+    return { name: "commit", client, server };
+  };
+}
+
+/** The answer with `stretto_commit` appended, if it is the listing's last page. */
+function withCommitListed(f: Frame): Frame {
+  const msg = jsonOf(f) as { result?: { tools?: unknown; nextCursor?: unknown } };
+  const result = msg.result;
+  if (!result || !Array.isArray(result.tools) || (result.nextCursor !== undefined && result.nextCursor !== null)) return f;
+  result.tools = [...result.tools, COMMIT_TOOL];
+  return frame("proxy", f.tMs, Buffer.from(`${JSON.stringify(msg)}\n`));
+}
+
+function withCommitInstructions(f: Frame): Frame {
+  const msg = jsonOf(f) as { result?: { instructions?: unknown } };
+  const result = msg.result;
+  if (!result || typeof result !== "object") return f;
+  const own = typeof result.instructions === "string" && result.instructions !== "" ? `${result.instructions}\n\n` : "";
+  result.instructions = own + COMMIT_INSTRUCTIONS;
+  return frame("proxy", f.tMs, Buffer.from(`${JSON.stringify(msg)}\n`));
+}
+
+async function runCommit(
+  session: PluginContext,
+  id: RpcId,
+  args: unknown,
+  options: CommitOptions,
+  patienceMs: number,
+): Promise<void> {
+  const calls = innerCalls(args);
+  if (!calls) {
+    session.toClient(toolResult(id, COMMIT_USAGE, true));
+    return;
+  }
+  const parts: string[] = [];
+  let failed = false;
+  let made = 0;
+  while (made < calls.length && !failed) {
+    const call = calls[made++]!;
+    const label = callLabel(call);
+    options.context?.()?.readContext();
+    const verdict = options.check?.()?.(call);
+    if (verdict?.refused) {
+      parts.push(`${label} was refused by the policy check: ${verdict.reason ?? ""}`);
+      failed = true;
+      continue;
+    }
+    const answer = await session.request("tools/call", { name: call.name, arguments: call.arguments }, { patienceMs });
+    if (answer.kind === "no-answer") {
+      if (answer.why === "patience") {
+        session.say(`no answer to ${call.name} within ${Math.round(patienceMs / 1000)} s; going on without it`);
+      }
+      parts.push(`${label} got no answer from the server`);
+      failed = true;
+      continue;
+    }
+    const { text, failed: callFailed } = answerText(answer.response);
+    parts.push(callFailed ? `${label} (error):\n${text}` : `${label}:\n${text}`);
+    failed = callFailed;
+  }
+  for (const rest of calls.slice(made)) parts.push(`${callLabel(rest)} was not run`);
+  session.toClient(toolResult(id, parts.join("\n\n"), failed));
+}

@@ -1,0 +1,9 @@
+/** The public plugin API: `import { decide, requestOf, toolResult } from "stretto-proxy/plugins"`. */
+export type { Plugin, PluginContext, PluginFactory, OwnAnswer, OwnRequestOptions } from "./api.js";
+export { decide } from "./decide.js";
+export {
+  jsonOf, isRequest, isNotification, isResponse, requestOf, responseOf, idKey, line, toolResult,
+  type RpcId, type RpcRequest, type RpcResponse, type RpcNotification,
+} from "./json-rpc.js";
+export { frame, type Frame, type Sender } from "../bus/frame.js";
+export { OWN_ID_PREFIX, DEFAULT_PATIENCE_MS } from "./own-requests.js";

@@ -1,0 +1,42 @@
+import { Subject, type Observable } from "rxjs";
+import type { Frame } from "../bus/frame.js";
+import { classifyLine } from "../record/log-entry.js";
+import type { Recorder } from "../record/recorder.js";
+import type { Episode } from "../trace/episode-types.js";
+import type { Json } from "../trace/json.js";
+import type { LogHeader } from "../trace/log-types.js";
+import { EpisodeBuilder } from "../trace/turns.js";
+import { jsonOf } from "./json-rpc.js";
+
+/**
+ * The active session's log: every line, in the order it is logged, goes to the recorder
+ * (with --record), to the session's Episode (kept incrementally, so a decision costs the
+ * same at the 10 000th call as at the 10th), and to `frames$` for plugins that watch.
+ */
+export class SessionLog {
+  private readonly builder = new EpisodeBuilder();
+  private readonly frames = new Subject<Frame>();
+  readonly frames$: Observable<Frame> = this.frames.asObservable();
+
+  constructor(
+    private readonly header: LogHeader,
+    private readonly recorder: Recorder | undefined,
+  ) {}
+
+  readonly add = (f: Frame): void => {
+    this.recorder?.line(f.from, f.tMs, f.bytes);
+    // The episode reads what the log will hold: `message` only where the log says so.
+    if (classifyLine(f.bytes).kind === "message") {
+      this.builder.entry({ t_ms: f.tMs, from: f.from, message: jsonOf(f) as Json });
+    }
+    this.frames.next(f);
+  };
+
+  episode(): Episode {
+    return this.builder.finish(this.header);
+  }
+
+  end(): void {
+    this.frames.complete();
+  }
+}

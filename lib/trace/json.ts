@@ -1,0 +1,123 @@
+/**
+ * JSON values as the trace library handles them, and the text it derives from them.
+ *
+ * The original re-serializes JSON with serde_json without `preserve_order`: compact, object
+ * keys sorted by code point (Rust's `String` order). Where the trace library *derives* text
+ * from a message (an id's key, a result's content when it has no text, the "known" text of
+ * turn inference) it writes the same, so an episode reads the same as the original's.
+ * Values carried through (a call's `arguments`) keep the order they were sent in.
+ */
+
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+export interface JsonObject {
+  [key: string]: Json;
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `v[key]` when `v` is an object that has that key (even with a null value). */
+export function field(v: unknown, key: string): Json | undefined {
+  if (!isObject(v)) return undefined;
+  const x = v[key];
+  // Only Object.prototype's members are inherited: functions, and `__proto__`.
+  if (x === undefined || (typeof x !== "function" && key !== "__proto__")) return x;
+  return Object.prototype.hasOwnProperty.call(v, key) ? x : undefined;
+}
+
+/** The value at `path` of nested objects, like serde's `pointer` over object keys. */
+export function at(v: unknown, ...path: string[]): Json | undefined {
+  let cur: Json | undefined = v as Json;
+  for (const key of path) {
+    cur = field(cur, key);
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+/** A string at `path`, else undefined. */
+export function stringAt(v: unknown, ...path: string[]): string | undefined {
+  const s = at(v, ...path);
+  return typeof s === "string" ? s : undefined;
+}
+
+/** Compact JSON with keys sorted by code point, as serde_json writes it. */
+export function jsonText(v: Json): string {
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v);
+    case "number":
+      return JSON.stringify(v);
+    case "boolean":
+      return v ? "true" : "false";
+    default:
+      break;
+  }
+  if (v === null) return "null";
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? "" : ",") + jsonText(v[i]!);
+    return out + "]";
+  }
+  const keys = sortedKeys(v);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    out += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + jsonText(v[k]!);
+  }
+  return out + "}";
+}
+
+/** Keys in code point order (UTF-16 order differs only once surrogates meet U+E000–U+FFFF). */
+export function sortedKeys(o: JsonObject): string[] {
+  const keys = Object.keys(o);
+  return keys.some(hasHighChar) ? keys.sort(compareCodePoints) : keys.sort();
+}
+
+function hasHighChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;
+  return false;
+}
+
+/** Orders strings by code point, as Rust orders `String`s (byte order of their UTF-8). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate stands for a code point above every BMP character.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Deep equality of JSON values; object key order does not matter (serde's `Value` `==`). */
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+}
+
+/** How many Unicode scalar values `s` holds (Rust's `chars().count()`), up to `limit`. */
+export function charCount(s: string, limit: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length && n < limit; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,31 @@
+/**
+ * The value-passing rule of turn inference (facts-proxy-core §8.4): a call that passes a
+ * value first seen in what its turn returned could not have been written before that
+ * result came back, so it belongs to a new LLM turn.
+ */
+import { charCount, isObject, type Json } from "./json.js";
+
+/** Something that can say whether it holds a substring (a string or a TextStore). */
+export interface Searchable {
+  includes(v: string): boolean;
+}
+
+/**
+ * Whether `args` pass a value of at least two characters that occurs in `returned` and not
+ * in `known`. Values are every string and number at any depth, numbers as their JSON text.
+ */
+export function usesNewValues(args: Json, returned: Searchable, known: Searchable): boolean {
+  for (const v of scalars(args, [])) {
+    if (charCount(v, 2) >= 2 && returned.includes(v) && !known.includes(v)) return true;
+  }
+  return false;
+}
+
+/** The strings and numbers in `value`, as text. */
+export function scalars(value: Json, out: string[]): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (typeof value === "number") out.push(JSON.stringify(value));
+  else if (Array.isArray(value)) for (const v of value) scalars(v, out);
+  else if (isObject(value)) for (const k of Object.keys(value)) scalars(value[k]!, out);
+  return out;
+}

@@ -1,0 +1,140 @@
+/**
+ * What grouping a folder needs of a log (§8.6), read without reading the whole log: the
+ * header, the server's name (from the header, else the first lines until the server names
+ * itself) and when its last entry was logged (from the end of the file). A folder of big
+ * logs is then read once, not twice. Whatever the quick read cannot settle (a malformed
+ * line near the end) is left to a full read, which words the error as the reader does.
+ */
+import { open, type FileHandle } from "node:fs/promises";
+import { osErrorText } from "../util/os-errors.js";
+import { LogParser, isBlank, parseEntry } from "./log-parser.js";
+import type { LogHeader } from "./log-types.js";
+import { LogReadError, forEachLineOf, streamLog } from "./read-log.js";
+import { ServerNameFinder } from "./server-name.js";
+import type { LogSummary } from "./sessions.js";
+
+const TAIL_BYTES = 1 << 16;
+
+/** The summary of the log at `path`. */
+export async function scanLog(path: string): Promise<LogSummary> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, "r");
+  } catch (e) {
+    throw new LogReadError(`reading ${path}: ${osErrorText(e)}`);
+  }
+  let quick: LogSummary | undefined;
+  try {
+    quick = await quickScan(handle);
+  } catch {
+    // Left to the full read below, which words the error as the reader does.
+  } finally {
+    await handle.close();
+  }
+  return quick ?? fullScan(path);
+}
+
+/** The summary, reading every line. */
+export async function fullScan(path: string): Promise<LogSummary> {
+  let header: LogHeader | undefined;
+  let finder: ServerNameFinder | undefined;
+  let lastTMs = 0;
+  await streamLog(path, {
+    header: (h) => {
+      header = h;
+      finder = new ServerNameFinder(h);
+    },
+    entry: (e) => {
+      lastTMs = e.t_ms;
+      finder!.entry(e);
+    },
+  });
+  return { header: header!, lastTMs, serverName: finder!.name };
+}
+
+/**
+ * The header and server name from the first lines, then the last entry's time from the
+ * end. Undefined (or a throw) when that does not settle it.
+ */
+async function quickScan(handle: FileHandle): Promise<LogSummary | undefined> {
+  let header: LogHeader | undefined;
+  let finder: ServerNameFinder | undefined;
+  let lastTMs = 0;
+  const parser = new LogParser({
+    header: (h) => {
+      header = h;
+      finder = new ServerNameFinder(h);
+    },
+    entry: (e) => {
+      lastTMs = e.t_ms;
+      finder!.entry(e);
+    },
+  });
+  const ended = await forEachLineOf(handle, (n, text) => {
+    parser.line(n, text);
+    return finder?.found === true;
+  });
+  if (!finder?.found) {
+    // Read to the end: everything is known.
+    parser.end(ended);
+    return { header: header!, lastTMs, serverName: finder!.name };
+  }
+  const last = await readLastTMs(handle);
+  return last === undefined ? undefined : { header: header!, lastTMs: last, serverName: finder.name };
+}
+
+/**
+ * The `t_ms` of the log's last entry, read from the end: the last non-blank line, or the
+ * one before it when the last was cut off mid-write (no `\n` at the end of the file).
+ * Undefined when the end does not read cleanly.
+ */
+async function readLastTMs(handle: FileHandle): Promise<number | undefined> {
+  const size = (await handle.stat()).size;
+  let start = size;
+  let tail = Buffer.alloc(0);
+  while (start > 0) {
+    const from = Math.max(0, start - TAIL_BYTES);
+    const chunk = Buffer.allocUnsafe(start - from);
+    await handle.read(chunk, 0, chunk.length, from);
+    tail = Buffer.concat([chunk, tail]);
+    start = from;
+    const found = lastTMsIn(tail, start === 0, tail[tail.length - 1] === 0x0a);
+    if (found !== "more") return found;
+  }
+  return undefined;
+}
+
+/** The last entry's time in `tail`, "more" if it needs more of the file, undefined if unclear. */
+function lastTMsIn(tail: Buffer, fromStart: boolean, endedWithNewline: boolean): number | undefined | "more" {
+  // Walk the lines back from the end; only the last one or two non-blank lines matter.
+  const exhausted = fromStart ? 0 : "more";
+  let end = tail.length;
+  let tries = 0;
+  while (end > 0) {
+    const nl = tail.lastIndexOf(0x0a, end - 1);
+    // A line with no `\n` before it is whole only at the start of the file.
+    if (nl === -1 && !fromStart) return "more";
+    const start = nl + 1;
+    let text = tail.toString("utf8", start, end);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    end = nl === -1 ? 0 : nl;
+    if (isBlank(text)) continue;
+    // The first non-blank line of the file is the header, not an entry.
+    if (fromStart && !hasNonBlankBefore(tail, start)) return 0;
+    const entry = parseEntry(text);
+    if (typeof entry !== "string") return entry.t_ms;
+    // Only the very last line may be cut off, and only when the file does not end in `\n`.
+    if (tries > 0 || endedWithNewline) return undefined;
+    tries++;
+  }
+  return exhausted;
+}
+
+/** Whether `buf[0, end)` holds anything but whitespace. */
+function hasNonBlankBefore(buf: Buffer, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const c = buf[i]!;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true;
+  }
+  return false;
+}

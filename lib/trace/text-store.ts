@@ -1,0 +1,96 @@
+/**
+ * A growing text that can be searched for a substring: turn inference's "known" and
+ * "returned" texts (§8.4). Appending is cheap: pieces are only referenced (JSON values are
+ * not even serialized) until a search needs the text, which is rare (only when a call
+ * passes a value its turn returned). Searched text is kept in chunks, so a long session
+ * never runs into V8's string length limit, and a match that straddles two chunks is
+ * still found. Chunks are merged as they grow (like a log-structured merge), so the copying
+ * stays O(n log n) however often the text is searched.
+ */
+import { jsonText, type Json } from "./json.js";
+
+const CHUNK_CHARS = 1 << 24;
+
+export class TextStore {
+  /** Pieces not yet searched: a string is text; an object or array stands for its JSON text. */
+  private pieces: Json[] = [];
+  /** The searched text so far, in order; no chunk is longer than the one before it. */
+  private chunks: string[] = [];
+
+  append(text: string): void {
+    if (text.length > 0) this.pieces.push(text);
+  }
+
+  /** Append `value`'s compact JSON text (keys sorted), written only if a search needs it. */
+  appendJson(value: Json): void {
+    if (typeof value === "object" && value !== null) this.pieces.push(value);
+    else this.pieces.push(jsonText(value));
+  }
+
+  /** Append everything `other` holds. */
+  appendStore(other: TextStore): void {
+    for (const c of other.chunks) this.pieces.push(c);
+    for (const p of other.pieces) this.pieces.push(p);
+  }
+
+  clear(): void {
+    this.pieces = [];
+    this.chunks = [];
+  }
+
+  get length(): number {
+    this.settle();
+    return this.chunks.reduce((n, c) => n + c.length, 0);
+  }
+
+  /** Whether `v` occurs in the text (the empty string always does). */
+  includes(v: string): boolean {
+    this.settle();
+    if (this.chunks.length <= 1) return (this.chunks[0] ?? "").includes(v);
+    const overlap = v.length - 1;
+    // The last `overlap` characters of the text before the chunk being searched.
+    let before = "";
+    for (const chunk of this.chunks) {
+      if (chunk.includes(v)) return true;
+      if (overlap > 0 && (before + chunk.slice(0, overlap)).includes(v)) return true;
+      if (overlap > 0) before = chunk.length >= overlap ? chunk.slice(-overlap) : (before + chunk).slice(-overlap);
+    }
+    return false;
+  }
+
+  toString(): string {
+    this.settle();
+    return this.chunks.join("");
+  }
+
+  /** Turn the pending pieces into searchable chunks. */
+  private settle(): void {
+    if (this.pieces.length === 0) return;
+    let parts: string[] = [];
+    let size = 0;
+    for (let i = 0; i < this.pieces.length; i++) {
+      const p = this.pieces[i]!;
+      const text = typeof p === "string" ? p : jsonText(p);
+      parts.push(text);
+      size += text.length;
+      if (size >= CHUNK_CHARS) {
+        this.add(parts.join(""));
+        parts = [];
+        size = 0;
+      }
+    }
+    if (parts.length > 0) this.add(parts.join(""));
+    this.pieces = [];
+  }
+
+  private add(chunk: string): void {
+    let s = chunk;
+    for (;;) {
+      const last = this.chunks[this.chunks.length - 1];
+      if (last === undefined || last.length > s.length || last.length + s.length > CHUNK_CHARS) break;
+      this.chunks.pop();
+      s = [last, s].join("");
+    }
+    this.chunks.push(s);
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Building an episode's events from a log's messages, one at a time, with LLM turns
+ * inferred exactly as facts-proxy-core §8.3–8.4 say.
+ *
+ * A tool call joins the current turn while a call of that turn still awaits its response
+ * (parallel calls, whoever sent it). Otherwise it starts a new turn, unless the client sent
+ * it within {@link SAME_TURN_MS} of the turn's last response, with nothing said since and no
+ * value in its arguments that first appeared in what the turn returned. The proxy's own
+ * calls (`stretto-…` ids) never continue a turn that way: a flow decides each after the last
+ * one's result. A cancelled call stops holding its turn; a reused id replaces its call.
+ */
+import { field, type Json } from "./json.js";
+import type { AssistantEvent, Episode, EpisodeEvent } from "./episode-types.js";
+import type { LogEntry, LogHeader, Peer } from "./log-types.js";
+import { IdMap } from "./id-map.js";
+import { callId, method, requestId, responseId } from "./messages.js";
+import { usesNewValues } from "./new-values.js";
+import { outcome } from "./outcome.js";
+import { TextStore } from "./text-store.js";
+
+/** How soon after its turn's last response a call may still be that LLM turn's, in ms. */
+export const SAME_TURN_MS = 500;
+
+/** Where a 2026-07-28 request names its client, there being no `initialize`. */
+export const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+
+interface Pending {
+  callId: string;
+  name: string;
+  /** Whether it keeps its turn open; false once cancelled or replaced. */
+  holdsTurn: boolean;
+}
+
+export interface EpisodeBuilderOptions {
+  /** Record {@link EpisodeBuilder.sentAfter} (off by default: it holds an entry per call). */
+  sentAfter?: boolean;
+}
+
+export class EpisodeBuilder {
+  readonly events: EpisodeEvent[] = [];
+  /** For each call id, how many of its turn's calls had been answered when it was sent. */
+  readonly sentAfter = new Map<string, number>();
+  private readonly recordSentAfter: boolean;
+  private readonly pending = new IdMap<Pending>();
+  /** The current turn's event, and how many of its calls still hold it open. */
+  private turn: AssistantEvent | undefined;
+  private open = 0;
+  /** Whether anything but a tool result has been added since the current turn began. */
+  private saidSinceTurn = false;
+  /** When the current turn's last holding call was answered. */
+  private answeredMs: number | undefined;
+  private answered = 0;
+  /** What the current turn returned, and everything the session held before it. */
+  private readonly returned = new TextStore();
+  private readonly known = new TextStore();
+  private clientName: string | undefined;
+  private metaClientName: string | undefined;
+
+  constructor(options: EpisodeBuilderOptions = {}) {
+    this.recordSentAfter = options.sentAfter === true;
+  }
+
+  /** Add every message of one log entry (each of a batch; none of a raw line). */
+  entry(e: LogEntry): void {
+    const m = e.message;
+    if (m === undefined) return;
+    if (!Array.isArray(m)) return this.message(e.t_ms, e.from, m);
+    for (const each of m) this.message(e.t_ms, e.from, each);
+  }
+
+  message(tMs: number, from: Peer, m: Json): void {
+    if (from === "context") return this.context(m);
+    const name = from === "client" || from === "proxy" ? method(m) : undefined;
+    if (name !== undefined) return this.request(tMs, from, name, m);
+    // The client's responses answer the server's own requests.
+    if (from === "server" || from === "proxy") this.response(tMs, m);
+  }
+
+  /** The episode, named from `header` (§8.2). */
+  finish(header: LogHeader): Episode {
+    return {
+      id: header.session,
+      task_id: "",
+      trial: 0,
+      domain: header.domain ?? "mcp",
+      agent_model: header.agent_model ?? this.clientName ?? this.metaClientName ?? "unknown",
+      reward: 0,
+      events: this.events,
+    };
+  }
+
+  private context(m: Json): void {
+    const content = field(m, "content");
+    const text = typeof content === "string" ? content : "";
+    this.known.append(text);
+    const role = field(m, "role");
+    if (role === "user") this.say({ kind: "user", text });
+    else if (role === "assistant" && text !== "") this.say({ kind: "assistant", text, calls: [], usage: null });
+  }
+
+  private say(event: EpisodeEvent): void {
+    this.events.push(event);
+    this.saidSinceTurn = true;
+  }
+
+  private request(tMs: number, from: Peer, name: string, m: Json): void {
+    // (Field by field, not `at(...path)`: this runs for every request of a long log.)
+    const params = field(m, "params");
+    if (from === "client" && this.metaClientName === undefined) {
+      const info = field(field(params, "_meta"), CLIENT_INFO_META);
+      this.metaClientName = stringOr(field(info, "name"));
+    }
+    if (name === "initialize") {
+      // The first initialize that names its client; a nameless one leaves room for the next.
+      if (this.clientName === undefined) this.clientName = stringOr(field(field(params, "clientInfo"), "name"));
+    } else if (name === "tools/call") this.call(tMs, from, m, params);
+    else if (name === "notifications/cancelled") this.cancel(params);
+  }
+
+  private call(tMs: number, from: Peer, m: Json, params: Json | undefined): void {
+    const id = requestId(m);
+    const tool = stringOr(field(params, "name"));
+    if (id === undefined || tool === undefined) return;
+    const earlier = this.pending.get(id);
+    // A reused id replaces the earlier call, which can no longer be told apart from it.
+    if (earlier !== undefined) {
+      this.pending.delete(id);
+      if (earlier.holdsTurn) this.open--;
+    }
+    // Present but null stays null, as serde's pointer would have it; only absent is `{}`.
+    const given = field(params, "arguments");
+    const args = given === undefined ? {} : given;
+    const continues =
+      from === "client" &&
+      this.answeredMs !== undefined &&
+      tMs - this.answeredMs <= SAME_TURN_MS &&
+      !this.saidSinceTurn &&
+      !usesNewValues(args, this.returned, this.known);
+    if (this.open === 0 && !continues) this.startTurn();
+    this.known.appendJson(args);
+    const shown = callId(id);
+    if (this.recordSentAfter) this.sentAfter.set(shown, this.answered);
+    this.turn!.calls.push({ id: shown, name: tool, arguments: args });
+    this.open++;
+    this.pending.set(id, { callId: shown, name: tool, holdsTurn: true });
+  }
+
+  private startTurn(): void {
+    this.known.appendStore(this.returned);
+    this.returned.clear();
+    this.answeredMs = undefined;
+    this.answered = 0;
+    this.turn = { kind: "assistant", text: null, calls: [], usage: null };
+    this.events.push(this.turn);
+    this.saidSinceTurn = false;
+  }
+
+  private cancel(params: Json | undefined): void {
+    const id = field(params, "requestId");
+    const p = id === undefined ? undefined : this.pending.get(id);
+    if (p?.holdsTurn) {
+      p.holdsTurn = false;
+      this.open--;
+    }
+  }
+
+  private response(tMs: number, m: Json): void {
+    const id = responseId(m);
+    if (id === undefined) return;
+    const call = this.pending.get(id);
+    // Only the first response counts: the proxy's copy of an answer is not a second result.
+    if (call === undefined) return;
+    this.pending.delete(id);
+    if (call.holdsTurn) {
+      this.open--;
+      this.answered++;
+      if (this.open === 0) this.answeredMs = tMs;
+    }
+    const { error, content } = outcome(m);
+    this.returned.append(content);
+    this.events.push({ kind: "tool_result", call_id: call.callId, name: call.name, error, content });
+  }
+}
+
+function stringOr(v: Json | undefined): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}

@@ -1,0 +1,44 @@
+/**
+ * What the host and stderr are told when the HTTP server fails it (facts-proxy-core §4.3).
+ * The host always gets a JSON-RPC error for a request, so it never waits forever; stderr
+ * gets the proxy's own account (the caller prefixes `stretto-proxy: `).
+ */
+export const ERROR_CODE = -32000;
+
+/** Host error messages (after `stretto-proxy: `). */
+export const UNREACHABLE = "the server could not be reached";
+export const SESSION_ENDED = "the server has ended the session";
+export const CUT_OFF = "the server's answer was cut off";
+
+/** `the server answered HTTP 401 Unauthorized`. */
+export function answeredHttp(status: number, reason: string | undefined): string {
+  return `the server answered HTTP ${status} ${reason ?? ""}`.trimEnd();
+}
+
+/** Stderr lines (after `stretto-proxy: `). */
+export const stderrText = {
+  unreachable: (e: string) => `the HTTP server could not be reached: ${e}`,
+  cutOff: (e: string) => `reading the HTTP server's answer: ${e}`,
+  ending: (e: string) => `ending the HTTP session: ${e}`,
+};
+
+/**
+ * The proxy's own error answer, in natural key order (decision 2):
+ * `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"stretto-proxy: …"}}` and `\n`.
+ * `idJson` is the request's id as JSON text.
+ */
+export function errorLine(idJson: string, message: string): Buffer {
+  return Buffer.from(
+    `{"jsonrpc":"2.0","id":${idJson},"error":{"code":${ERROR_CODE},"message":${JSON.stringify(`stretto-proxy: ${message}`)}}}\n`,
+  );
+}
+
+/** An error's text as a user should read it: the message, without a stack. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    // got wraps Node's errors; its message already names the cause (`connect ECONNREFUSED …`).
+    return err.message !== "" ? err.message : typeof code === "string" ? code : err.name;
+  }
+  return String(err);
+}

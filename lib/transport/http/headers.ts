@@ -1,0 +1,41 @@
+import { ProxyError } from "../../util/proxy-error.js";
+
+/** One configured header: its name as it goes out (lowercase) and its value. */
+export type UpstreamHeader = readonly [name: string, value: string];
+
+/** RFC 9110 `token`: what a header name may be made of. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * `--upstream-header NAME=VAR`, each resolved from the environment at start (facts-proxy-core
+ * §1.2): split at the first `=`; a missing `=` or an unset variable is the proxy's own failure
+ * (exit 125) and names the variable. A variable set to the empty string is accepted. The
+ * values are only ever sent, never logged.
+ *
+ * Beyond the original: a name that cannot be an HTTP header, or a value holding a line break
+ * or another control character, is refused here too, rather than failing every request later.
+ */
+export function resolveUpstreamHeaders(specs: readonly string[], env: NodeJS.ProcessEnv): UpstreamHeader[] {
+  return specs.map((spec) => {
+    const eq = spec.indexOf("=");
+    if (eq === -1) {
+      throw new ProxyError("--upstream-header takes NAME=VAR, the header and the environment variable holding its value");
+    }
+    const name = spec.slice(0, eq);
+    const variable = spec.slice(eq + 1);
+    const value = env[variable];
+    if (value === undefined) {
+      throw new ProxyError(`the environment variable ${variable}, for the header ${name}, is not set`);
+    }
+    if (!TOKEN.test(name)) {
+      throw new ProxyError(`--upstream-header ${spec}: ${JSON.stringify(name)} cannot be the name of an HTTP header`);
+    }
+    // Field values: visible ASCII, obs-text, space and tab (RFC 9110 §5.5); no CR, LF or NUL.
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) {
+      throw new ProxyError(
+        `the environment variable ${variable}, for the header ${name}, holds a line break or another control character`,
+      );
+    }
+    return [name.toLowerCase(), value] as const;
+  });
+}
