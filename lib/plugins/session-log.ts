@@ -1,6 +1,6 @@
 import { Subject, type Observable } from "rxjs";
 import type { Frame } from "../bus/frame.js";
-import { classifyLine } from "../record/log-entry.js";
+import { readsBack } from "../record/log-entry.js";
 import type { Recorder } from "../record/recorder.js";
 import type { Episode } from "../trace/episode-types.js";
 import type { Json } from "../trace/json.js";
@@ -25,9 +25,11 @@ export class SessionLog {
 
   readonly add = (f: Frame): void => {
     this.recorder?.line(f.from, f.tMs, f.bytes);
-    // The episode reads what the log will hold: `message` only where the log says so.
-    if (classifyLine(f.bytes).kind === "message") {
-      this.builder.entry({ t_ms: f.tMs, from: f.from, message: jsonOf(f) as Json });
+    // The episode reads what the log will hold: `message` only where the log says so
+    // (the same rule as the writer's, on the value plugins already had parsed).
+    const value = jsonOf(f);
+    if (value !== undefined && readsBack(value)) {
+      this.builder.entry({ t_ms: f.tMs, from: f.from, message: value as Json });
     }
     this.frames.next(f);
   };

@@ -52,7 +52,7 @@ export function formatEntry(tMs: number, from: Sender, line: Buffer): Buffer {
  * nesting deeper than MAX_DEPTH. One walk of the value, iterative (a 100 000-deep array
  * cannot overflow our stack); a line of one big string costs one native check.
  */
-function readsBack(value: unknown): boolean {
+export function readsBack(value: unknown): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [v, d] = stack.pop()!;

@@ -14,9 +14,15 @@ export interface Searchable {
  * Whether `args` pass a value of at least two characters that occurs in `returned` and not
  * in `known`. Values are every string and number at any depth, numbers as their JSON text.
  */
-export function usesNewValues(args: Json, returned: Searchable, known: Searchable): boolean {
+export function usesNewValues(
+  args: Json,
+  returned: Searchable,
+  known: Searchable,
+  /** A cheap sufficient test for "known holds it", tried before any text search. */
+  surelyKnown: (v: string) => boolean = () => false,
+): boolean {
   for (const v of scalars(args, [])) {
-    if (charCount(v, 2) >= 2 && returned.includes(v) && !known.includes(v)) return true;
+    if (charCount(v, 2) >= 2 && !surelyKnown(v) && returned.includes(v) && !known.includes(v)) return true;
   }
   return false;
 }

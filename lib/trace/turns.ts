@@ -14,7 +14,7 @@ import type { AssistantEvent, Episode, EpisodeEvent } from "./episode-types.js";
 import type { LogEntry, LogHeader, Peer } from "./log-types.js";
 import { IdMap } from "./id-map.js";
 import { callId, method, requestId, responseId } from "./messages.js";
-import { usesNewValues } from "./new-values.js";
+import { scalars, usesNewValues } from "./new-values.js";
 import { outcome } from "./outcome.js";
 import { TextStore } from "./text-store.js";
 
@@ -53,6 +53,13 @@ export class EpisodeBuilder {
   /** What the current turn returned, and everything the session held before it. */
   private readonly returned = new TextStore();
   private readonly known = new TextStore();
+  /**
+   * Every value a call passed, exactly: a value found here is in `known` for sure, which
+   * spares the full-text search that would make a long session quadratic (agents pass the
+   * same ids again and again).
+   */
+  private readonly passed = new Set<string>();
+  private readonly surelyKnown = (v: string): boolean => this.passed.has(v);
   private clientName: string | undefined;
   private metaClientName: string | undefined;
 
@@ -130,14 +137,17 @@ export class EpisodeBuilder {
     // Present but null stays null, as serde's pointer would have it; only absent is `{}`.
     const given = field(params, "arguments");
     const args = given === undefined ? {} : given;
+    // Only a call that would otherwise start a turn asks whether it continues the last one.
     const continues =
+      this.open === 0 &&
       from === "client" &&
       this.answeredMs !== undefined &&
       tMs - this.answeredMs <= SAME_TURN_MS &&
       !this.saidSinceTurn &&
-      !usesNewValues(args, this.returned, this.known);
+      !usesNewValues(args, this.returned, this.known, this.surelyKnown);
     if (this.open === 0 && !continues) this.startTurn();
     this.known.appendJson(args);
+    for (const v of scalars(args, [])) this.passed.add(v);
     const shown = callId(id);
     if (this.recordSentAfter) this.sentAfter.set(shown, this.answered);
     this.turn!.calls.push({ id: shown, name: tool, arguments: args });

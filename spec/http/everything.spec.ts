@@ -96,15 +96,12 @@ describe("http upstream: in front of server-everything, driven by the SDK client
     assert.deepEqual(proxied.echo, { content: [{ type: "text", text: "Echo: héllo, stretto" }] });
     assert.deepEqual(proxied.sum, direct.sum);
     assert.deepEqual(proxied.longRun, direct.longRun);
-    assert.deepEqual(
-      proxied.progress.map((p) => [p.progress, p.total]),
-      [
-        [1, 3],
-        [2, 3],
-        [3, 3],
-      ],
-    );
-    assert.deepEqual(proxied.progress, direct.progress);
+    // The SDK's stdio client hands notifications to their handlers a microtask late but
+    // settles a response at once, so a last progress notification that arrives in the same
+    // read as the answer is dropped by the client (it does so with server-everything over
+    // plain stdio too). What reached the host is checked in the log below.
+    assert.ok(proxied.progress.length >= 2, JSON.stringify(proxied.progress));
+    assert.deepEqual(proxied.progress, direct.progress.slice(0, proxied.progress.length));
     assert.deepEqual(proxied.sampling, direct.sampling);
     assert.equal(proxied.sampled, 1);
     assert.equal(proxied.logged.logger ?? null, direct.logged.logger ?? null);
@@ -119,6 +116,12 @@ describe("http upstream: in front of server-everything, driven by the SDK client
     const text = readFileSync(logs[0]!, "utf8");
     assert.match(text, /"from":"server","message":\{[^\n]*"method":"sampling\/createMessage"/);
     assert.ok(entries.some((e) => e.includes('"from":"client"') && e.includes('"model":"spec-model"')));
-    assert.equal(entries.filter((e) => e.includes('"method":"notifications/progress"')).length, 3);
+    // Every progress notification reached the host, before the answer, as on the direct leg.
+    const call = entries.find((e) => e.includes('"from":"client"') && e.includes('"trigger-long-running-operation"'))!;
+    const id = (JSON.parse(call) as { message: { id: number } }).message.id;
+    const answer = entries.findIndex((e) => e.includes('"from":"server"') && new RegExp(`"id":${id}[,}]`).test(e) && e.includes('"result"'));
+    const progress = entries.flatMap((e, i) => (e.includes('"method":"notifications/progress"') ? [i] : []));
+    assert.equal(progress.length, 3);
+    assert.ok(progress.every((i) => i < answer), `${progress} before ${answer}`);
   });
 });

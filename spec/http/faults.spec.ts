@@ -10,9 +10,11 @@ import {
   jsonText,
   methodNotAllowed,
   result,
+  silent,
   startScriptedServer,
   status,
   truncated,
+  type Behaviour,
   type ScriptedServer,
 } from "../../fixtures/http/scripted-server.js";
 import { killAll } from "../helpers/processes.js";
@@ -119,17 +121,57 @@ describe("http upstream: what the server gets wrong", function () {
     });
     const host = HostSession.start(["--upstream", server.url]);
     host.send(initialize(1), initialized, request(2, "locked"), request(3, "later"), request(4, "teapot"), request(5, "ping"));
+    // A batch and a line that is not JSON are sent too, but get no error line (no request id).
+    host.send([request(9, "ping")], "this is not JSON");
     assert.equal(await host.waitFor((l) => l.includes('"id":2')), proxyError(2, "the server answered HTTP 401 Unauthorized"));
     assert.equal(await host.waitFor((l) => l.includes('"id":4')), proxyError(4, "the server answered HTTP 418 I'm a Teapot"));
     // No session id is known, so a 404 is just a status.
     assert.equal(await host.waitFor((l) => l.includes('"id":5')), proxyError(5, "the server answered HTTP 404 Not Found"));
     await server.waitFor((s) => s.message?.method === "later");
     await server.waitFor((s) => s.method === "GET");
+    await server.waitFor((s) => s.body === "this is not JSON");
     const ended = await host.end();
     assert.equal(ended.code, 0);
     assert.equal(ended.lines.filter((l) => l.includes('"id":3')).length, 0, "a 202 sends nothing, even for a request");
+    assert.equal(ended.lines.length, 4, ended.lines.join("\n"));
+    assert.ok(server.seen.some((s) => s.body === '[{"jsonrpc":"2.0","id":9,"method":"ping"}]'));
+    assert.ok(server.seen.some((s) => s.body === "this is not JSON"));
     assert.match(ended.stderr, /^stretto-proxy: the server answered HTTP 401 Unauthorized$/m);
     assert.equal(server.seen.filter((s) => s.method === "DELETE").length, 0, "no session, no DELETE");
     assert.equal(server.seen.filter((s) => s.method === "GET").length, 1, "the GET stream was tried once, and refused with 405");
+  });
+
+  it("answers what is in flight when the host's input ends, then ends the session", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const slow: Behaviour = (req, res, seen, n) => void released.then(() => result({ late: true })(req, res, seen, n));
+    server = await startScriptedServer({
+      post: { initialize: result(INIT_RESULT, { "mcp-session-id": "s-3" }), "notifications/initialized": accepted, slow },
+    });
+    const host = HostSession.start(["--upstream", server.url]);
+    host.send(initialize(1), initialized, request(2, "slow"));
+    await server.waitFor((s) => s.message?.method === "slow");
+    const ending = host.end();
+    setTimeout(release, 100);
+    const ended = await ending;
+    assert.equal(ended.code, 0);
+    assert.equal(ended.lines[1], '{"jsonrpc":"2.0","id":2,"result":{"late":true}}');
+    const del = server.seen.findIndex((s) => s.method === "DELETE");
+    assert.ok(del > server.seen.findIndex((s) => s.message?.method === "slow"));
+    assert.equal(server.seen[del]!.headers["mcp-session-id"], "s-3");
+  });
+
+  it("ends the session and exits 0 on SIGTERM", async () => {
+    server = await startScriptedServer({
+      post: { initialize: result(INIT_RESULT, { "mcp-session-id": "s-4" }), "notifications/initialized": accepted, forever: silent },
+    });
+    const host = HostSession.start(["--upstream", server.url]);
+    host.send(initialize(1), initialized, request(2, "forever"));
+    await server.waitFor((s) => s.message?.method === "forever");
+    host.kill("SIGTERM");
+    const ended = await host.exit();
+    assert.equal(ended.code, 0);
+    assert.equal(ended.lines.length, 1);
+    assert.equal(server.seen.find((s) => s.method === "DELETE")?.headers["mcp-session-id"], "s-4");
   });
 });

@@ -9,6 +9,8 @@ import { hostLineFromBytes, hostLineFromText } from "../../lib/transport/http/ha
 import { resolveUpstreamHeaders } from "../../lib/transport/http/headers.js";
 import { ParamHeaders } from "../../lib/transport/http/param-headers.js";
 import { SseReader } from "../../lib/transport/http/sse.js";
+import { HttpUpstream } from "../../lib/transport/http/http-upstream.js";
+import { accepted, jsonText, result, startScriptedServer } from "../../fixtures/http/scripted-server.js";
 
 function readAll(chunks: string[]): { events: Array<[string | undefined, string]>; reader: SseReader } {
   const events: Array<[string | undefined, string]> = [];
@@ -195,6 +197,47 @@ describe("http upstream: pieces", () => {
       assert.deepEqual(params.headersFor("twice", { a: "x", b: "y" }), []);
       assert.deepEqual(params.headersFor("nested", { list: [{ a: "x" }] }), []);
       assert.deepEqual(params.headersFor("unknown", { a: "x" }), []);
+    });
+  });
+
+  describe("the transport in-process (§9.2 item 18)", () => {
+    it("takes lines however they are written, hands whole lines back, then ends with 0", async () => {
+      const server = await startScriptedServer({
+        post: {
+          initialize: result({ protocolVersion: "2025-06-18" }, { "mcp-session-id": "u-1" }),
+          "notifications/initialized": accepted,
+          "no/newline": jsonText('{"jsonrpc":"2.0","id":2,"result":{}}'),
+        },
+      });
+      const reports: string[] = [];
+      const eras: unknown[] = [];
+      const upstream = new HttpUpstream({ url: server.url, report: (m) => reports.push(m), onEra: (e) => eras.push(e) });
+      const chunks: Buffer[] = [];
+      upstream.output.on("data", (c: Buffer) => chunks.push(c));
+      const ended = new Promise<void>((r) => upstream.output.once("end", () => r()));
+      const text = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} })}\r\n\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n{"jsonrpc":"2.0","id":2,"method":"no/newline"}`;
+      for (let i = 0; i < text.length; i += 7) upstream.input.write(Buffer.from(text.slice(i, i + 7)));
+      upstream.input.end();
+      await ended;
+      assert.deepEqual(await upstream.exited, { code: 0, signal: null });
+      assert.deepEqual(
+        chunks.map((c) => c.toString()),
+        ['{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}\n', '{"jsonrpc":"2.0","id":2,"result":{}}\n'],
+      );
+      assert.deepEqual(eras, [{ era: "legacy" }, { era: "legacy", protocolVersion: "2025-06-18" }]);
+      assert.deepEqual(reports, []);
+      assert.deepEqual(
+        server.seen.map((x) => `${x.method} ${x.body}`),
+        [
+          `POST ${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} })}`,
+          `POST ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}`,
+          ...server.seen.slice(2).map((x) => `${x.method} ${x.body}`),
+        ],
+      );
+      // (The GET stream may or may not have got going before the end: it is not waited for.)
+      assert.deepEqual(server.seen.slice(2).map((x) => x.method).filter((m) => m !== "GET").sort(), ["DELETE", "POST"]);
+      assert.equal(server.seen.find((x) => x.method === "POST" && x.body.includes("no/newline"))?.body, '{"jsonrpc":"2.0","id":2,"method":"no/newline"}');
+      await server.close();
     });
   });
 });
