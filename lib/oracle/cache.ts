@@ -1,0 +1,81 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import canonicalizeModule from "canonicalize";
+import { osErrorText } from "../util/os-errors.js";
+import { OracleError, parseResponse, type OracleRequest, type OracleResponse } from "./oracle.js";
+
+// The package is CommonJS with an ES-style `export default` in its types: under NodeNext
+// the default import is `module.exports` itself, typed as the module. Take whichever holds
+// the function.
+const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (
+  input: unknown,
+) => string | undefined;
+
+/**
+ * A request's cache key: lowercase hex SHA-256 of its canonical JSON (RFC 8785, spec
+ * decision 2), so equal requests hash equally whatever order their keys were built in.
+ */
+export function requestKey(request: OracleRequest): string {
+  const text = canonicalize(request);
+  if (text === undefined) throw new OracleError("the request cannot be written as JSON");
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** At least 3 lowercase hex digits: anything else could name a path outside the cache. */
+export function isRequestKey(key: string): boolean {
+  return /^[0-9a-f]{3,}$/.test(key);
+}
+
+let tempCounter = 0;
+
+/**
+ * Answers on disk, one pretty-printed response per file at `<dir>/<key[0..2]>/<key>.json`.
+ * Writes go to `<key>.tmp<pid>-<n>` beside it and are renamed into place, so a reader never
+ * sees half an answer and two writers of one key leave one whole file.
+ */
+export class AnswerCache {
+  constructor(readonly dir: string) {}
+
+  /** The file for `key`; throws `not a request key: …` for a key that is not hex. */
+  pathOf(key: string): string {
+    if (!isRequestKey(key)) throw new OracleError(`not a request key: ${key}`);
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  /** The cached answer, or `undefined` when there is none. A file that is not an answer is an error. */
+  async read(key: string): Promise<OracleResponse | undefined> {
+    const path = this.pathOf(key);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw new OracleError(`reading ${path}: ${osErrorText(err)}`);
+    }
+    try {
+      return parseResponse(text);
+    } catch (err) {
+      throw new OracleError(`reading ${path}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Stores `response` under `key` atomically (temp file, then rename). */
+  async write(key: string, response: OracleResponse): Promise<void> {
+    const path = this.pathOf(key);
+    const parent = join(this.dir, key.slice(0, 2));
+    try {
+      await mkdir(parent, { recursive: true });
+    } catch (err) {
+      throw new OracleError(`creating ${parent}: ${osErrorText(err)}`);
+    }
+    const temp = join(parent, `${key}.tmp${process.pid}-${tempCounter++}`);
+    try {
+      await writeFile(temp, JSON.stringify(response, null, 2));
+      await rename(temp, path);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw new OracleError(`writing ${path}: ${osErrorText(err)}`);
+    }
+  }
+}
