@@ -1,0 +1,42 @@
+/**
+ * A map whose keys are not strings (tuples, vectors, numbers), as the flow IR writes
+ * them: a list of `[key, value]` pairs (facts-flows §1.1). Keys are compared by their
+ * JSON text, so `["get_order_details", false]` finds the entry written with that key.
+ * A key written twice keeps its last value, as a map read from the pairs would.
+ */
+export class PairMap<K, V> {
+  private readonly byText = new Map<string, [K, V]>();
+
+  constructor(pairs: Iterable<readonly [K, V]> = []) {
+    for (const [key, value] of pairs) this.byText.set(JSON.stringify(key), [key, value]);
+  }
+
+  get size(): number {
+    return this.byText.size;
+  }
+
+  get(key: K): V | undefined {
+    return this.byText.get(JSON.stringify(key))?.[1];
+  }
+
+  has(key: K): boolean {
+    return this.byText.has(JSON.stringify(key));
+  }
+
+  /** The entries in the order the file listed them (sorted by key, as the original writes). */
+  *entries(): IterableIterator<[K, V]> {
+    for (const [key, value] of this.byText.values()) yield [key, value];
+  }
+
+  *keys(): IterableIterator<K> {
+    for (const [key] of this.byText.values()) yield key;
+  }
+
+  *values(): IterableIterator<V> {
+    for (const [, value] of this.byText.values()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries();
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * What a run recorded: each site in the order it was sampled, with its value and logp,
+ * and the run's log-weights. `runSites` orders the sites as the flow log's run line
+ * writes them (facts-flows §3.3).
+ */
+import type { SiteValue } from "./values.js";
+
+export interface Choice {
+  address: string;
+  value: SiteValue;
+  logp: number;
+}
+
+export interface Trace {
+  choices: Choice[];
+  /** Sum of the sample logps a handler scored as prior. */
+  logPrior: number;
+  /** Sum of the logps scored as likelihood (live outcomes) and of observations. */
+  logLikelihood: number;
+  /** Sum of the factors (-Infinity after a runtime error). */
+  logFactors: number;
+  /** Why a run was rejected, if it was. */
+  warnings: string[];
+}
+
+export function emptyTrace(): Trace {
+  return { choices: [], logPrior: 0, logLikelihood: 0, logFactors: 0, warnings: [] };
+}
+
+export function totalLogWeight(t: Trace): number {
+  return t.logPrior + t.logLikelihood + t.logFactors;
+}
+
+/** A site of the run line: `[address, value, logp]`. */
+export type RunSite = [string, SiteValue, number];
+
+/** The number after `#`, or -1 for an unindexed address (which sorts first). */
+function indexOf(address: string): number {
+  const m = /#(\d+)$/.exec(address);
+  return m ? Number(m[1]) : -1;
+}
+
+/** The sites sorted by (index after `#`, address): `decide#2` before `outcome#2` before `decide#10`. */
+export function runSites(choices: readonly Choice[]): RunSite[] {
+  return [...choices]
+    .sort((a, b) => indexOf(a.address) - indexOf(b.address) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
+    .map((c) => [c.address, c.value, c.logp]);
+}
