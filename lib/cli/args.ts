@@ -146,20 +146,20 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
 function helpText(spec: CommandSpec): string {
   const lines = [spec.about, "", spec.usage, ""];
   const headings = [...new Set(spec.options.map((o) => o.heading))];
-  const width = Math.max(...spec.options.map((o) => label(o).length + (o.short ? 4 : 0)), 14) + 2;
+  const shown = (o: OptionSpec) => (o.short ? `-${o.short}, ${label(o)}` : `    ${label(o)}`);
+  const width = Math.max(...spec.options.map((o) => shown(o).length), "-V, --version".length) + 2;
   for (const heading of headings) {
     lines.push(`${heading}:`);
     for (const o of spec.options.filter((x) => x.heading === heading)) {
-      const name = o.short ? `-${o.short}, ${label(o)}` : `    ${label(o)}`;
       const help = o.defaultText ? `${o.help} [default: ${o.defaultText}]` : o.help;
-      lines.push(`  ${name.padEnd(width)}${help}`);
+      lines.push(`  ${shown(o).padEnd(width)}${help}`);
     }
     lines.push("");
   }
   if (spec.trailing) {
-    lines.push("Arguments:", `  ${`${spec.trailing.name}...`.padEnd(width + 4)}${spec.trailing.help}`, "");
+    lines.push("Arguments:", `  ${`${spec.trailing.name}...`.padEnd(width)}${spec.trailing.help}`, "");
   }
-  lines.push("Options:", `  ${"-h, --help".padEnd(width + 4)}Print help`, `  ${"-V, --version".padEnd(width + 4)}Print version`);
+  lines.push("Options:", `  ${"-h, --help".padEnd(width)}Print help`, `  ${"-V, --version".padEnd(width)}Print version`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Sender } from "../bus/frame.js";
@@ -17,19 +17,24 @@ export interface LogLine {
 }
 
 /**
- * A session log on disk. Opening is synchronous (the header is on disk before the server
- * starts, or nothing is left behind); the entries after it are formatted and written by a
- * writer thread, so forwarding never waits for the disk or for JSON parsing, and a crash
- * loses at most the lines still queued. A write failure stops recording, never the session.
+ * A session log on disk. Creating it is synchronous (the file exists, exclusively ours,
+ * before the server starts, or nothing is left behind). The header line is written with
+ * the first entries, so it can say which protocol era the session speaks once the host's
+ * first request has told (decision 8); a session that logs nothing still gets its header
+ * when it finishes. Entries are formatted and written by a writer thread, so forwarding
+ * never waits for the disk or for JSON parsing, and a crash loses at most the lines still
+ * queued. A write failure stops recording, never the session.
  */
 export class LogWriter {
   private readonly worker: Worker;
   private stopped = false;
+  private headerWritten = false;
   private finished: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
     private readonly fd: number,
+    private readonly header: object,
     private readonly options: LogWriterOptions,
   ) {
     this.worker = new Worker(new URL("./record-worker.js", import.meta.url), { workerData: { fd, path } });
@@ -54,18 +59,30 @@ export class LogWriter {
       throw new ProxyError(`creating ${path}`, err);
     }
     try {
-      writeSync(fd, `${JSON.stringify(header)}\n`);
+      JSON.stringify(header); // a header that cannot be written fails now, not later
     } catch (err) {
       closeSync(fd);
       unlinkSync(path);
       throw new ProxyError(`writing ${path}`, err);
     }
-    return new LogWriter(path, fd, options);
+    return new LogWriter(path, fd, header, options);
+  }
+
+  /**
+   * Writes the header line, with what the session has shown about itself so far (its
+   * protocol era), unless it is written already. Called before the first entries go.
+   */
+  writeHeader(extra: object = {}): void {
+    if (this.headerWritten || this.stopped) return;
+    this.headerWritten = true;
+    const data = new TextEncoder().encode(`${JSON.stringify({ ...this.header, ...extra })}\n`);
+    this.worker.postMessage({ kind: "raw", data: data.buffer } satisfies ToWriter, [data.buffer]);
   }
 
   /** Hands a batch of wire lines to the writer thread (copied once, then transferred). */
   write(lines: readonly LogLine[]): void {
     if (this.stopped || this.finished || lines.length === 0) return;
+    this.writeHeader();
     let total = 0;
     for (const l of lines) total += l.bytes.length;
     const data = new Uint8Array(total);
@@ -89,6 +106,7 @@ export class LogWriter {
   /** Writes out everything handed over, then closes the file. */
   finish(): Promise<void> {
     if (this.finished) return this.finished;
+    this.writeHeader();
     this.finished = new Promise((resolve) => {
       const done = () => {
         this.closeFile();

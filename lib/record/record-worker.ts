@@ -23,7 +23,15 @@ function writeAll(buf: Buffer): void {
 }
 
 parentPort!.on("message", (m: ToWriter) => {
-  if (m.kind === "lines") {
+  if (m.kind === "raw") {
+    if (stopped) return;
+    try {
+      writeAll(Buffer.from(m.data));
+    } catch (err) {
+      stopped = true;
+      tell({ kind: "stopped", message: `recording stopped: writing ${path}: ${(err as Error).message}` });
+    }
+  } else if (m.kind === "lines") {
     if (stopped) return;
     const data = Buffer.from(m.data);
     const entries: Buffer[] = [];

@@ -1,5 +1,6 @@
 import type { Frame, Sender } from "../bus/frame.js";
 import type { LogLine, LogWriter } from "./log-writer.js";
+import { EraDetector, peek } from "../bus/protocol-era.js";
 
 /**
  * The recording sink. It is fed each frame before the frame is forwarded, so the log's
@@ -12,6 +13,8 @@ export class Recorder {
   private queue: LogLine[] = [];
   private scheduled = false;
   private lastT = 0;
+  /** Until the header is out: what the host's lines say of the protocol era. */
+  private era: EraDetector | undefined = new EraDetector();
 
   constructor(private readonly writer: LogWriter) {}
 
@@ -40,6 +43,7 @@ export class Recorder {
   line(from: Sender, tMs: number, bytes: Buffer): void {
     // Hand-off order is log order: never let a time go backwards down the file.
     this.lastT = Math.max(this.lastT, tMs);
+    if (this.era && from === "client") this.era.observe(peek(bytes));
     this.queue.push({ tMs: this.lastT, from, bytes });
     if (!this.scheduled) {
       this.scheduled = true;
@@ -59,6 +63,11 @@ export class Recorder {
     this.scheduled = false;
     const batch = this.queue;
     this.queue = [];
+    if (this.era) {
+      const info = this.era.info;
+      this.writer.writeHeader(info ? { era: info.era, ...(info.protocolVersion ? { protocol_version: info.protocolVersion } : {}) } : {});
+      this.era = undefined;
+    }
     this.writer.write(batch);
   };
 }

@@ -27,6 +27,14 @@ export interface LogHeader {
   host_session?: string;
   /** `--server-name`; absent when not given. */
   server_name?: string;
+  /**
+   * The protocol era the host's first lines showed (decision 8): `legacy` (opened with
+   * `initialize`) or `modern` (2026-07-28: requests name their version in `_meta`);
+   * absent when the first lines did not tell.
+   */
+  era?: "legacy" | "modern";
+  /** A modern session's protocol version, from its first request's `_meta`. */
+  protocol_version?: string;
 }
 
 export interface LogEntry {

@@ -221,3 +221,37 @@ describe("stretto-proxy, passive, over stdio", () => {
     assert.equal(fromLog.join("\n") + "\n", r.stdout.toString());
   });
 });
+
+describe("the log header's protocol era (decision 8)", () => {
+  after(() => {
+    killAll();
+    cleanTemp();
+  });
+
+  async function headerAfter(input: string): Promise<Record<string, unknown>> {
+    const dir = tempDir();
+    const r = await runProxy(["--record", dir, "--", "cat"], { input });
+    assert.equal(r.code, 0);
+    return readLogLines(sessionLogs(dir)[0]!).header;
+  }
+
+  it("a session that opens with initialize is legacy", async () => {
+    const h = await headerAfter(jsonLines({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "h", version: "0" } } }));
+    assert.equal(h["era"], "legacy");
+    assert.ok(!("protocol_version" in h));
+    assert.deepEqual(Object.keys(h).slice(0, 6), ["stretto_mcp_log", "session", "started_unix_ms", "server_command", "domain", "agent_model"]);
+  });
+
+  it("a 2026-07-28 session (no initialize; the version in each request's _meta) is modern", async () => {
+    const h = await headerAfter(jsonLines({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }));
+    assert.equal(h["era"], "modern");
+    assert.equal(h["protocol_version"], "2026-07-28");
+  });
+
+  it("a session whose first lines tell nothing has no era, and an empty session still has its header", async () => {
+    assert.ok(!("era" in (await headerAfter("not json\n"))));
+    const empty = await headerAfter("");
+    assert.equal(empty["stretto_mcp_log"], 2);
+    assert.ok(!("era" in empty));
+  });
+});

@@ -2,7 +2,7 @@ import { Readable, Writable } from "node:stream";
 import { LineSplitter } from "../../bus/line-splitter.js";
 import type { ExitStatus, ServerTransport } from "../server-transport.js";
 import { HttpClient, type Opened } from "./client.js";
-import { EraDetector, headerValue, isObject, peek, type EraInfo, type Peek } from "./era.js";
+import { EraDetector, headerValue, isObject, peek, type EraInfo, type Peek } from "../../bus/protocol-era.js";
 import { CUT_OFF, SESSION_ENDED, UNREACHABLE, answeredHttp, errorLine, errorText, stderrText } from "./errors.js";
 import { hostLineFromBytes, hostLineFromText } from "./hand-over.js";
 import type { UpstreamHeader } from "./headers.js";
@@ -22,6 +22,8 @@ export interface HttpUpstreamOptions {
 
 /** GET (and resumption) attempts that fail in a row before the proxy stops trying. */
 const MAX_FAILURES = 5;
+/** How long the host's lines after `notifications/initialized` wait for the GET stream. */
+const GET_READY_MS = 1_000;
 /** The wait before reopening a stream when the server named none (`retry`). */
 const DEFAULT_RECONNECT_MS = 500;
 /** Requests waiting for a connection before the host's input is paused (backpressure). */
@@ -34,8 +36,6 @@ interface Work {
   readonly peek: Peek;
   /** Resolves once the host has what it waits for: the answer, an error, or (not a request) the end. */
   settled: Promise<void>;
-  /** Resolves when the work has wholly finished (its stream read to the end). */
-  done: Promise<void>;
   answered: boolean;
   /** True once `settled` has resolved. */
   isSettled: boolean;
@@ -156,7 +156,7 @@ export class HttpUpstream implements ServerTransport {
       const work = this.post(body, p);
       if (p.method === "initialize" || p.method === "notifications/initialized") {
         await work.settled;
-        if (p.method === "notifications/initialized" && !this.eras.isModern) this.startGetStream();
+        if (p.method === "notifications/initialized" && !this.eras.isModern) await this.startGetStream();
       } else if (this.client.queued("request") > MAX_QUEUED) {
         await this.client.drained("request");
       }
@@ -175,7 +175,6 @@ export class HttpUpstream implements ServerTransport {
     const work: Work = {
       peek: p,
       settled: new Promise<void>((resolve) => (markSettled = resolve)),
-      done: Promise.resolve(),
       answered: false,
       isSettled: false,
       cancelled: false,
@@ -190,7 +189,7 @@ export class HttpUpstream implements ServerTransport {
       work.answered = true;
       markSettled();
     };
-    work.done = this.deliver(work, body, answered)
+    void this.deliver(work, body, answered)
       .catch((err: unknown) => this.report(`the HTTP upstream failed: ${errorText(err)}`))
       .finally(() => {
         markSettled();
@@ -335,13 +334,25 @@ export class HttpUpstream implements ServerTransport {
 
   // ---- the server's own messages: the GET stream ------------------------------------
 
-  private startGetStream(): void {
-    if (this.getStreamStarted) return;
+  /**
+   * Starts the GET stream, the first time only. Resolves once its first attempt has an
+   * answer (or failed), 1 s at most: a server may speak on it as soon as the session is
+   * initialized (a question for the host, a `list_changed`) and, without an event store,
+   * drops what it says while no stream is open, so the host's next lines wait that long.
+   */
+  private startGetStream(): Promise<void> {
+    if (this.getStreamStarted) return Promise.resolve();
     this.getStreamStarted = true;
-    void this.getLoop();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, GET_READY_MS);
+      void this.getLoop(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
-  private async getLoop(): Promise<void> {
+  private async getLoop(firstAnswered: () => void): Promise<void> {
     let failures = 0;
     let lastEventId: string | undefined;
     let retry: number | undefined;
@@ -352,6 +363,7 @@ export class HttpUpstream implements ServerTransport {
       } catch {
         failures++;
       }
+      firstAnswered();
       if (opened !== undefined) {
         this.getStream = opened;
         if (this.closing) opened.abort();
