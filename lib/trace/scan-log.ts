@@ -34,22 +34,32 @@ export async function scanLog(path: string): Promise<LogSummary> {
   return quick ?? fullScan(path);
 }
 
+/** Follows a log's lines for its summary: the header, the server's name, the last time. */
+class SummarySink {
+  header: LogHeader | undefined;
+  finder: ServerNameFinder | undefined;
+  lastTMs = 0;
+  readonly sink = {
+    header: (h: LogHeader) => {
+      this.header = h;
+      this.finder = new ServerNameFinder(h);
+    },
+    entry: (e: { t_ms: number } & Parameters<ServerNameFinder["entry"]>[0]) => {
+      this.lastTMs = e.t_ms;
+      this.finder!.entry(e);
+    },
+  };
+
+  summary(lastTMs = this.lastTMs): LogSummary {
+    return { header: this.header!, lastTMs, serverName: this.finder!.name };
+  }
+}
+
 /** The summary, reading every line. */
 export async function fullScan(path: string): Promise<LogSummary> {
-  let header: LogHeader | undefined;
-  let finder: ServerNameFinder | undefined;
-  let lastTMs = 0;
-  await streamLog(path, {
-    header: (h) => {
-      header = h;
-      finder = new ServerNameFinder(h);
-    },
-    entry: (e) => {
-      lastTMs = e.t_ms;
-      finder!.entry(e);
-    },
-  });
-  return { header: header!, lastTMs, serverName: finder!.name };
+  const s = new SummarySink();
+  await streamLog(path, s.sink);
+  return s.summary();
 }
 
 /**
@@ -57,30 +67,19 @@ export async function fullScan(path: string): Promise<LogSummary> {
  * end. Undefined (or a throw) when that does not settle it.
  */
 async function quickScan(handle: FileHandle): Promise<LogSummary | undefined> {
-  let header: LogHeader | undefined;
-  let finder: ServerNameFinder | undefined;
-  let lastTMs = 0;
-  const parser = new LogParser({
-    header: (h) => {
-      header = h;
-      finder = new ServerNameFinder(h);
-    },
-    entry: (e) => {
-      lastTMs = e.t_ms;
-      finder!.entry(e);
-    },
-  });
+  const s = new SummarySink();
+  const parser = new LogParser(s.sink);
   const ended = await forEachLineOf(handle, (n, text) => {
     parser.line(n, text);
-    return finder?.found === true;
+    return s.finder?.found === true;
   });
-  if (!finder?.found) {
+  if (!s.finder?.found) {
     // Read to the end: everything is known.
     parser.end(ended);
-    return { header: header!, lastTMs, serverName: finder!.name };
+    return s.summary();
   }
   const last = await readLastTMs(handle);
-  return last === undefined ? undefined : { header: header!, lastTMs: last, serverName: finder.name };
+  return last === undefined ? undefined : s.summary(last);
 }
 
 /**
