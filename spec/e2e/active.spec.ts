@@ -7,7 +7,7 @@ import { writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { ChildProcess } from "node:child_process";
-import { DEMO, NODE, PROXY, cleanTemp, killAll, readLogLines, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
+import { DEMO, NODE, PROXY, cleanTemp, fixtureServer, jsonLines, killAll, readLogLines, run, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
 
 type Msg = { id?: unknown; method?: string; result?: { content?: Array<{ text: string }>; isError?: boolean; tools?: Array<{ name: string }>; instructions?: string } };
 
@@ -161,5 +161,49 @@ describe("active mode: guards, commit and the conversation", () => {
     const { entries } = readLogLines(sessionLogs(dir)[0]!);
     const ctx = entries.filter((e) => e.includes('"from":"context"')).map((e) => JSON.parse(e) as { message?: unknown; raw?: string });
     assert.deepEqual(ctx.map((c) => c.message ?? c.raw), [{ role: "user", content: "Hi" }, { role: "assistant", content: "Found you." }, "not json"]);
+  });
+});
+
+describe("active mode: lines no plugin acts on (facts-guards §7.2 items 18, 19)", () => {
+  after(() => {
+    killAll();
+    cleanTemp();
+  });
+
+  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+
+  it("non-JSON lines, JSON that is not JSON-RPC and notifications reach the host byte for byte (item 18)", async () => {
+    const input = jsonLines(init, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } });
+    const server = [NODE, fixtureServer("noisy-stdout")];
+    const direct = await run(server[0]!, server.slice(1), { input });
+    const dir = tempDir();
+    const active = await runProxy(["--record", dir, "--domain", "retail", "--guards", "--commit", "--", ...server], { input });
+    assert.equal(active.code, 0);
+    // The commit plugin rewrites two answers (initialize's instructions, tools/list's
+    // listing); every other line is the server's own bytes.
+    const directLines = direct.stdout.toString().split("\n");
+    const activeLines = active.stdout.toString().split("\n");
+    assert.equal(activeLines.length, directLines.length);
+    const differing = activeLines.map((l, i) => (l === directLines[i] ? -1 : i)).filter((i) => i >= 0);
+    assert.equal(differing.length, 2);
+    for (const i of differing) assert.match(activeLines[i]!, /stretto_commit/);
+    const { entries } = readLogLines(sessionLogs(dir)[0]!);
+    assert.ok(entries.some((e) => e.includes('"from":"server","raw":')), "the noise is logged as raw");
+  });
+
+  it("a host that stops reading does not crash the active proxy; what it sent is still logged (item 19)", async () => {
+    const dir = tempDir();
+    const child = start(NODE, [PROXY, "--record", dir, "--domain", "retail", "--guards", "--", NODE, DEMO, "--world", "retail"]);
+    const stderr: Buffer[] = [];
+    child.stderr!.on("data", (c: Buffer) => stderr.push(c));
+    child.stdout!.destroy(); // the host has gone away
+    child.stdin!.end(jsonLines(init, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "cancel_pending_order", arguments: { order_id: "#W1a", reason: "found it cheaper" } } }, { jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+    assert.equal(code, 0);
+    assert.match(Buffer.concat(stderr).toString(), /stretto-proxy: forwarding to the client: /);
+    const { entries } = readLogLines(sessionLogs(dir)[0]!);
+    const from = entries.map((e) => (JSON.parse(e) as { from: string }).from);
+    assert.deepEqual(from.filter((f) => f === "client").length, 3);
+    assert.ok(from.includes("proxy"), "the refusal is still logged, though nobody could read it");
   });
 });
