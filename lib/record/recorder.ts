@@ -5,13 +5,18 @@ import { EraDetector, peek } from "../bus/protocol-era.js";
 /**
  * The recording sink. It is fed each frame before the frame is forwarded, so the log's
  * order is the order lines were handed over (a request always before its response). Lines
- * are batched per turn of the event loop and handed to the writer thread, which decides
+ * are batched (every 2 ms, or at once past 256 KiB) and handed to the writer thread, which decides
  * `message` vs `raw`, formats and writes them.
  */
+const BATCH_MS = 2;
+const BATCH_BYTES = 256 * 1024;
+
 export class Recorder {
   private readonly partial = new Map<Sender, Buffer[]>();
   private queue: LogLine[] = [];
   private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private queuedBytes = 0;
   private lastT = 0;
   /** Until the header is out: what the host's lines say of the protocol era. */
   private era: EraDetector | undefined = new EraDetector();
@@ -45,9 +50,18 @@ export class Recorder {
     this.lastT = Math.max(this.lastT, tMs);
     if (this.era && from === "client") this.era.observe(peek(bytes));
     this.queue.push({ tMs: this.lastT, from, bytes });
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.drain);
+    this.queuedBytes += bytes.length;
+    // Lines go to the writer thread in batches: every few milliseconds, or at once when
+    // much is queued. A crash loses at most what is queued, as with any writer.
+    if (this.queuedBytes >= BATCH_BYTES) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.drain);
+      }
+    } else if (!this.timer && !this.scheduled) {
+      this.timer = setTimeout(this.drain, BATCH_MS);
     }
   }
 
@@ -61,6 +75,9 @@ export class Recorder {
 
   private readonly drain = (): void => {
     this.scheduled = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queuedBytes = 0;
     const batch = this.queue;
     this.queue = [];
     if (this.era) {
