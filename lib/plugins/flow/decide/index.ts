@@ -1,0 +1,33 @@
+/**
+ * Deciding (facts-flows §2.4–2.5, §2.10, §3.1–3.2): after each call, which read-only lookup
+ * the flow makes next, or why it hands back. Pure; the oracle, the binding of arguments
+ * and the exploration seed are the caller's.
+ */
+export * from "./types.js";
+export { steps, OK, ERR, REPLY, END, type Step, type StepOutcome } from "./steps.js";
+export { liveSite, siteName, siteLookups, siteOptions, NOT_A_TOOL_CALL, NO_LOOKUPS_FOLLOWED, type LiveSite } from "./site.js";
+export { encode, featureOf, symbol, vocabIds, START, MISSING } from "./symbols.js";
+export { backoffPredict, context, habitPredict, habitPrior } from "./habit.js";
+export { reachProbs, NO_REACH } from "./reach.js";
+export { gate, NOT_PROMOTED, SWITCHED_OFF, type GateResult } from "./gates.js";
+export {
+  applyRule,
+  belowReason,
+  flowServers,
+  lookupFirst,
+  lookupOptions,
+  memoBind,
+  reachBest,
+  timesReason,
+  unboundReason,
+  NO_LOOKUP,
+  type RuleOutcome,
+} from "./rule.js";
+export { fixed2, rustDisplay } from "./rust-format.js";
+export { fnv1a64, foldOf } from "./fnv.js";
+export { contentKey, explorationDraws, explore, type ExploreInput, type ExploreSettings } from "./explore.js";
+export { arbiterRequest, clip, stateSlice, CTX } from "./arbiter-request.js";
+export { arbiterFeatures, conditionalLogit, coverage, reliability, logit } from "./arbiter-features.js";
+export { arbiterProbs, INCOMPLETE, modelFailed, type ArbiterResult } from "./arbiter.js";
+export { nextExplored, nextLocal, NO_ARBITER, type DecideInput } from "./next.js";
+export { decisionJson, decisionLine, policyJson, type DecisionFields } from "./decision-line.js";
