@@ -1,4 +1,4 @@
-import { filter, tap, type Observable, type OperatorFunction } from "rxjs";
+import { filter, tap, type Observable, type OperatorFunction } from "./rx.js";
 import type { ExitStatus } from "../transport/server-transport.js";
 import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "../plugins/api.js";
 import { line, responseOf } from "../plugins/json-rpc.js";

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { Observable } from "rxjs";
+import { Observable } from "./rx.js";
 import type { Clock } from "./clock.js";
 import { frame, type Frame, type Sender } from "./frame.js";
 import { LineSplitter } from "./line-splitter.js";

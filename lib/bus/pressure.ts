@@ -1,4 +1,4 @@
-import { BehaviorSubject, Observable, distinctUntilChanged, map } from "rxjs";
+import { BehaviorSubject, Observable, distinctUntilChanged, map } from "./rx.js";
 
 /**
  * Backpressure between sinks and the source that feeds them. A sink whose writable says

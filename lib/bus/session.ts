@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { tap, type Observable } from "rxjs";
+import { tap, type Observable } from "./rx.js";
 import type { ServerTransport, ExitStatus } from "../transport/server-transport.js";
 import type { Recorder } from "../record/recorder.js";
 import type { Clock } from "./clock.js";

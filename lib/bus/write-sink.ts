@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import type { Observer } from "rxjs";
+import type { Observer } from "./rx.js";
 import type { Frame } from "./frame.js";
 import type { Pressure } from "./pressure.js";
 

@@ -14,10 +14,8 @@ import { openHttpUpstream } from "../transport/http/open.js";
 import type { ServerTransport } from "../transport/server-transport.js";
 import { describe } from "../util/proxy-error.js";
 import { expandTilde } from "../util/tilde.js";
-import { all, one, parseCommandLine, type ParsedArgs } from "./args.js";
-import { runActiveSession } from "../bus/active-session.js";
-import { loadPlugin } from "../plugins/load.js";
-import { builtinPlugins } from "./builtin-plugins.js";
+import { all, flag, one, parseCommandLine, type ParsedArgs } from "./args.js";
+import type { PluginFactory } from "../plugins/api.js";
 import { proxyCommand } from "./proxy-options.js";
 import { EXIT_PROXY_FAILED, EXIT_USAGE, exitCodeOf, say } from "./report.js";
 
@@ -56,10 +54,7 @@ async function main(argv: string[]): Promise<number> {
     hostSession: hostSession(process.env, process.ppid),
     serverName: one<string>(args, "server-name"),
   });
-  const plugins = [
-    ...builtinPlugins(args, { session, hostSession: header.host_session }),
-    ...(await Promise.all(all<string>(args, "plugin").map((m) => loadPlugin(m)))),
-  ];
+  const plugins = await activePlugins(args, { session, hostSession: header.host_session });
   let recorder: Recorder | undefined;
   let writer: LogWriter | undefined;
   if (recordDir !== undefined) {
@@ -80,8 +75,24 @@ async function main(argv: string[]): Promise<number> {
   }
   stopOnSignals(server);
   const io = { hostIn: process.stdin, hostOut: process.stdout, server, clock, recorder, report };
-  const status = plugins.length > 0 ? await runActiveSession(io, { plugins, header }) : await runPassiveSession(io);
+  const status =
+    plugins.length > 0
+      ? await (await import("../bus/active-session.js")).runActiveSession(io, { plugins, header })
+      : await runPassiveSession(io);
   return exitCodeOf(status, constants.signals);
+}
+
+/**
+ * The plugins active mode runs, or none. Loaded only when asked for: the trace library
+ * and the guards (and their JSON schemas) would otherwise add ~100 ms to every passive start.
+ */
+async function activePlugins(args: ParsedArgs, session: { session: string; hostSession?: string | undefined }): Promise<PluginFactory[]> {
+  const userPlugins = all<string>(args, "plugin");
+  const active = flag(args, "guards") || flag(args, "commit") || one(args, "context") !== undefined || userPlugins.length > 0;
+  if (!active) return [];
+  const { builtinPlugins } = await import("./builtin-plugins.js");
+  const { loadPlugin } = await import("../plugins/load.js");
+  return [...builtinPlugins(args, session), ...(await Promise.all(userPlugins.map((m) => loadPlugin(m))))];
 }
 
 /** --retain-days runs first, before anything else can fail, and never stops the proxy. */

@@ -1,4 +1,4 @@
-import type { Observable, OperatorFunction } from "rxjs";
+import type { Observable, OperatorFunction } from "../bus/rx.js";
 import type { Clock } from "../bus/clock.js";
 import type { Frame } from "../bus/frame.js";
 import type { Episode } from "../trace/episode-types.js";

@@ -1,4 +1,4 @@
-import { concatMap, from, type ObservableInput, type OperatorFunction } from "rxjs";
+import { concatMap, from, type ObservableInput, type OperatorFunction } from "../bus/rx.js";
 import type { Frame } from "../bus/frame.js";
 
 /**

@@ -1,4 +1,4 @@
-import { Subject, type Observable } from "rxjs";
+import { Subject, type Observable } from "../bus/rx.js";
 import type { Frame } from "../bus/frame.js";
 import { readsBack } from "../record/log-entry.js";
 import type { Recorder } from "../record/recorder.js";

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from "rxjs";
+import { Observable, type OperatorFunction } from "../bus/rx.js";
 import { frame, type Frame } from "../bus/frame.js";
 
 /**

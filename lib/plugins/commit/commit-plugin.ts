@@ -1,4 +1,4 @@
-import { mergeMap, EMPTY, of, from, type Observable } from "rxjs";
+import { mergeMap, EMPTY, of, from, type Observable } from "../../bus/rx.js";
 import type { Frame } from "../../bus/frame.js";
 import { frame } from "../../bus/frame.js";
 import type { Plugin, PluginContext, PluginFactory } from "../api.js";
