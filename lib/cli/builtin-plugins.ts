@@ -7,6 +7,8 @@ import { guardsPlugin } from "../plugins/guards/guards-plugin.js";
 import { ProxyError } from "../util/proxy-error.js";
 import { sessionPath } from "../util/session-path.js";
 import { flag, one, type ParsedArgs } from "./args.js";
+import type { flowFromArgs } from "../plugins/flow/flow-options.js";
+import { say } from "./report.js";
 
 /**
  * The built-in features as plugins, in chain order: the conversation is logged before
@@ -14,7 +16,12 @@ import { flag, one, type ParsedArgs } from "./args.js";
  * by one inside it); the guards refuse before the server sees a call. User plugins follow.
  * Setup errors are the proxy's own failures (exit 125).
  */
-export function builtinPlugins(args: ParsedArgs, session: { session: string; hostSession?: string | undefined }): PluginFactory[] {
+export function builtinPlugins(
+  args: ParsedArgs,
+  session: { session: string; hostSession?: string | undefined },
+  /** The flow's module, loaded by the caller only with `--flow` (it pulls in the flow and the oracle). */
+  flows?: { flowFromArgs: typeof flowFromArgs },
+): PluginFactory[] {
   const plugins: PluginFactory[] = [];
   let reader: ContextReader | undefined;
   let check: CallCheck | undefined;
@@ -36,5 +43,8 @@ export function builtinPlugins(args: ParsedArgs, session: { session: string; hos
     }
     plugins.push(guardsPlugin({ domain: domain!, context: () => reader, share: (c) => (check = c) }));
   }
+  // The flow sees the server's answers after the guards and commit have passed them.
+  const flow = flows?.flowFromArgs(args, session, (m) => say("stretto-proxy", m), () => reader);
+  if (flow !== undefined) plugins.push(flow);
   return plugins;
 }

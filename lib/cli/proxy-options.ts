@@ -1,5 +1,6 @@
 import { unsignedInteger, type CommandSpec } from "./args.js";
 import { VERSION } from "../version.js";
+import { deciderName, float, oracleKind, surprise, unsigned64 } from "../plugins/flow/flow-values.js";
 
 /** `stretto-proxy`'s command line. Options arrive here as the features that use them land. */
 export const proxyCommand: CommandSpec = {
@@ -57,6 +58,62 @@ export const proxyCommand: CommandSpec = {
       repeatable: true,
       heading: "Active mode",
       help: "Load a plugin (a path or a package whose default export is a PluginFactory); repeatable",
+    },
+    { long: "flow", value: "FILE", heading: "Flows", help: "Run this flow after each of the agent's calls, making its lookups and appending them to the agent's result" },
+    {
+      long: "flow-threshold",
+      value: "P",
+      heading: "Flows",
+      parse: float,
+      defaultText: "0.3",
+      help: "The probability a lookup must reach (the tool's, times its binding's chance)",
+    },
+    {
+      long: "flow-decider",
+      value: "FLOW_DECIDER",
+      heading: "Flows",
+      parse: deciderName,
+      help: "Where a lookup's probability comes from: arbiter, habit or reach (default: the flow's arbiter, else reach)",
+    },
+    { long: "flow-surprise", value: "off|NATS", heading: "Flows", parse: surprise, requires: ["flow"], help: "Accepted, not used by this build" },
+    { long: "flow-per-call", value: "N", heading: "Flows", parse: unsignedInteger, defaultText: "8", help: "The most lookups appended to one result" },
+    { long: "flow-per-session", value: "N", heading: "Flows", parse: unsignedInteger, defaultText: "40", help: "The most lookups in a session" },
+    { long: "flow-questions", value: "N", heading: "Flows", parse: unsignedInteger, defaultText: "300", help: "The most questions to the System-One model in a session" },
+    { long: "flow-log", value: "FILE", heading: "Flows", help: "Append the flow's decisions and runs here (default <session>.flow.jsonl beside the session log; {session} and ~ expanded)" },
+    {
+      long: "flow-tools",
+      value: "TOOLS",
+      repeatable: true,
+      requires: ["flow"],
+      heading: "Flows",
+      help: "The only tools the flow may look up on its own (comma-separated or repeated)",
+    },
+    { long: "flow-shadow", requires: ["flow"], heading: "Flows", help: "Decide and log what the flow would look up, but look nothing up" },
+    {
+      long: "flow-explore",
+      value: "EPSILON",
+      requires: ["flow"],
+      heading: "Flows",
+      parse: float,
+      help: "With this probability take another lookup than the rule's, and log each decision's policy",
+    },
+    {
+      long: "flow-explore-seed",
+      value: "N",
+      requires: ["flow-explore"],
+      heading: "Flows",
+      parse: unsigned64,
+      defaultText: "0",
+      help: "Seeds --flow-explore's draws",
+    },
+    { long: "task-id", value: "ID", heading: "Flows", help: "Picks the flow's fold and feeds exploration's draws (default: the session)" },
+    {
+      long: "oracle",
+      value: "ORACLE",
+      heading: "The System-One model",
+      parse: oracleKind,
+      defaultText: "jev",
+      help: "Who answers the flow's questions: jev (needs TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE), replay (the cache only) or mock",
     },
     {
       long: "oracle-cache",

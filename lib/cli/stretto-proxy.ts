@@ -88,11 +88,12 @@ async function main(argv: string[]): Promise<number> {
  */
 async function activePlugins(args: ParsedArgs, session: { session: string; hostSession?: string | undefined }): Promise<PluginFactory[]> {
   const userPlugins = all<string>(args, "plugin");
-  const active = flag(args, "guards") || flag(args, "commit") || one(args, "context") !== undefined || userPlugins.length > 0;
+  const active = one(args, "flow") !== undefined || flag(args, "guards") || flag(args, "commit") || one(args, "context") !== undefined || userPlugins.length > 0;
   if (!active) return [];
   const { builtinPlugins } = await import("./builtin-plugins.js");
   const { loadPlugin } = await import("../plugins/load.js");
-  return [...builtinPlugins(args, session), ...(await Promise.all(userPlugins.map((m) => loadPlugin(m))))];
+  const flows = one(args, "flow") !== undefined ? await import("../plugins/flow/flow-options.js") : undefined;
+  return [...builtinPlugins(args, session, flows), ...(await Promise.all(userPlugins.map((m) => loadPlugin(m))))];
 }
 
 /** --retain-days runs first, before anything else can fail, and never stops the proxy. */

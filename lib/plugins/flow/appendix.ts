@@ -1,0 +1,69 @@
+/**
+ * What the agent sees of a flow's lookups (facts-flows §2.9): each lookup's text, and the
+ * appendix pushed onto the agent's own result as one more text item, in the pilot's format.
+ */
+import { jsonText, type Json } from "../../trace/json.js";
+import type { RpcResponse } from "../json-rpc.js";
+
+/** The appendix's first line, exactly. */
+export const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";
+
+/** One lookup the flow made, and what the server answered. */
+export interface Looked {
+  tool: string;
+  arguments: Record<string, Json>;
+  text: string;
+  error: boolean;
+}
+
+/**
+ * A response's text and whether it failed: a non-null JSON-RPC `error` gives its `message`
+ * (or `"error"`); otherwise every `content[]` item's string `text`, joined by `\n`, failed
+ * when `result.isError === true`.
+ */
+export function resultText(response: RpcResponse): { text: string; error: boolean } {
+  if (response.error !== undefined && response.error !== null) {
+    const message = response.error.message;
+    return { text: typeof message === "string" ? message : "error", error: true };
+  }
+  const result = response.result;
+  const parts: string[] = [];
+  let error = false;
+  if (result !== null && typeof result === "object" && !Array.isArray(result)) {
+    const r = result as { content?: unknown; isError?: unknown };
+    if (Array.isArray(r.content)) {
+      for (const item of r.content) {
+        const t = item !== null && typeof item === "object" ? (item as { text?: unknown }).text : undefined;
+        if (typeof t === "string") parts.push(t);
+      }
+    }
+    error = r.isError === true;
+  }
+  return { text: parts.join("\n"), error };
+}
+
+/** The appendix's text for the lookups made. */
+export function appendixText(looked: readonly Looked[]): string {
+  let text = APPENDIX;
+  for (const l of looked) {
+    text += `\n\n${l.tool} ${jsonText(l.arguments)}${l.error ? " (error)" : ""}:\n${l.text}`;
+  }
+  return text;
+}
+
+/**
+ * The agent's response with the appendix pushed onto `result.content` (set to `[item]`
+ * when missing or not an array), re-serialized in the server's own key order (decision 2:
+ * the proxy never reorders), plus `\n`. The message is copied, never changed. Undefined when the response has no object `result`.
+ */
+export function withAppendix(message: unknown, looked: readonly Looked[]): Buffer | undefined {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
+  const copy = structuredClone(message) as { result?: unknown };
+  const result = copy.result;
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return undefined;
+  const item = { type: "text", text: appendixText(looked) };
+  const r = result as { content?: unknown };
+  if (Array.isArray(r.content)) r.content.push(item);
+  else r.content = [item];
+  return Buffer.from(`${JSON.stringify(copy)}\n`);
+}

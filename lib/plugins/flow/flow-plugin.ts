@@ -1,0 +1,262 @@
+/**
+ * `--flow`: serves a flow behind the agent's calls (facts-flows §2.1–2.4, §2.7, §2.9–2.11,
+ * §3). When the server answers one of the agent's `tools/call`s, the plugin holds the
+ * answer and runs the flow's program live: each decision comes from the decider, each
+ * lookup is the proxy's own request (`stretto-<n>`), and when the flow hands back the agent
+ * gets its own result with the lookups appended (or the original bytes when none was made).
+ * One flow runs at a time: an answer that arrives meanwhile goes on unchanged.
+ */
+import type { Frame } from "../../bus/frame.js";
+import { frame } from "../../bus/frame.js";
+import { EMPTY, from, mergeMap, of, tap, type Observable } from "../../bus/rx.js";
+import type { Oracle } from "../../oracle/oracle.js";
+import { afterCall } from "../../trace/episode-queries.js";
+import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
+import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
+import type { ContextReader } from "../context/context-plugin.js";
+import { idKey, jsonOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
+import { resultText, withAppendix, type Looked } from "./appendix.js";
+import { explainingBinderFor, learnListedTools, withheld, type ListedTools } from "./bind/index.js";
+import { decisionLine, ERR, nextExplored, steps, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
+import type { FlowLogSink } from "./flow-log.js";
+import type { Flow } from "./ir/flow-types.js";
+import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "./program/index.js";
+
+/** The caps' defaults (§2.11). */
+export const PER_CALL = 8;
+export const PER_SESSION = 40;
+export const MAX_QUESTIONS = 300;
+export const PATIENCE_MS = 60_000;
+export const DEFAULT_THRESHOLD = 0.3;
+
+export interface FlowSettings {
+  flow: Flow;
+  decider: DeciderName;
+  /** Asked by the arbiter only. */
+  oracle?: Oracle;
+  /** `--flow-threshold` (0.3). */
+  threshold?: number;
+  /** `--flow-per-call` (8): the most lookups appended to one result, and the program's `max_lookups`. */
+  perCall?: number;
+  /** `--flow-per-session` (40). */
+  perSession?: number;
+  /** `--flow-questions` (300). */
+  questions?: number;
+  /** `--flow-shadow`: decide and log, look nothing up. */
+  shadow?: boolean;
+  /** `--flow-tools`: the only tools the flow may look up. */
+  flowTools?: readonly string[];
+  /** `--task-id`; defaults to the session id. */
+  taskId?: string;
+  /** `--flow-explore` and `--flow-explore-seed`. */
+  explore?: ExploreSettings;
+  /** The flow log, or none. Opened by the caller (a factory, so it opens once the session starts). */
+  log?: (session: PluginContext) => FlowLogSink | undefined;
+  /** How long a lookup may take (60 s). */
+  patienceMs?: number;
+  /** The conversation, read before each decision (`--context`). */
+  context?: () => ContextReader | undefined;
+}
+
+/** An agent call the server has not answered yet. */
+interface AgentCall {
+  id: RpcId;
+  name: string;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function flowPlugin(settings: FlowSettings): PluginFactory {
+  return (session): Plugin => {
+    const { flow } = settings;
+    const perCall = settings.perCall ?? PER_CALL;
+    const perSession = settings.perSession ?? PER_SESSION;
+    const maxQuestions = settings.questions ?? MAX_QUESTIONS;
+    const threshold = settings.threshold ?? DEFAULT_THRESHOLD;
+    const patienceMs = settings.patienceMs ?? PATIENCE_MS;
+    const shadow = settings.shadow === true;
+    const taskId = settings.taskId ?? session.session;
+    const log = settings.log?.(session);
+
+    let program: FlowProgram | undefined;
+    try {
+      program = new FlowProgram(flow);
+    } catch (err) {
+      session.say(`${errorText(err)}; the flow will not run`);
+    }
+
+    const calls = new Map<string, AgentCall>();
+    const listings = new Set<string>();
+    let listed: ListedTools | undefined;
+    let running = false;
+    let lookups = 0;
+    let questions = 0;
+    const warned = new Set<string>();
+    let serverEnded = false;
+    let endServer: () => void = () => {};
+    const ended = new Promise<OwnAnswer>((resolve) => {
+      endServer = () => {
+        serverEnded = true;
+        resolve({ kind: "no-answer", why: "server-gone" });
+      };
+    });
+
+    const client = (source: Observable<Frame>) =>
+      source.pipe(
+        tap((f: Frame) => {
+          const req = requestOf(f);
+          if (req === undefined) return;
+          if (req.method === "tools/list") listings.add(idKey(req.id));
+          if (req.method !== "tools/call") return;
+          const name = (req.params as { name?: unknown } | undefined)?.name;
+          if (typeof name === "string") calls.set(idKey(req.id), { id: req.id, name });
+        }),
+      );
+
+    /** `flow_may_follow` (§2.1 step 4). */
+    const mayFollow = (res: RpcResponse): boolean =>
+      program !== undefined &&
+      res.result !== undefined &&
+      (res.error === undefined || res.error === null) &&
+      !running &&
+      !serverEnded &&
+      lookups < perSession &&
+      questions < maxQuestions;
+
+    const server = (source: Observable<Frame>) =>
+      source.pipe(
+        tap({ complete: () => endServer() }),
+        mergeMap((f: Frame) => {
+          const res = responseOf(f);
+          if (res === undefined) return of(f);
+          const key = idKey(res.id);
+          if (listings.delete(key)) {
+            if (res.result !== undefined) listed = learnListedTools(res.result as Json, listed ?? new Map());
+            return of(f);
+          }
+          const call = calls.get(key);
+          if (call === undefined) return of(f);
+          calls.delete(key);
+          if (!mayFollow(res)) return of(f);
+          running = true;
+          return from(
+            flowRun(f, call).finally(() => {
+              running = false;
+            }),
+          ).pipe(mergeMap((out) => (out === undefined ? EMPTY : of(out))));
+        }),
+      );
+
+    /** Runs the flow after the agent's call `call` returned in `f`; resolves with the frame to send on. */
+    async function flowRun(f: Frame, call: AgentCall): Promise<Frame> {
+      const live = program;
+      if (live === undefined) return f;
+      const after = typeof call.id === "string" ? call.id : String(call.id);
+      const all = steps(afterCall(session.episode(), after).episode);
+      const last = all[all.length - 1];
+      // The last step must be the call: if the agent said something since, no flow runs.
+      if (last === undefined || last.kind !== "call") return f;
+      const failed = last.outcome === ERR;
+      const looked: Looked[] = [];
+      let flowAfter = after;
+      let pending: { tool: string; args: JsonObject } | undefined;
+      let stopped = false;
+
+      const decide = async (request: DecisionRequest): Promise<number> => {
+        if (stopped || looked.length >= perCall || lookups >= perSession || questions >= maxQuestions) return 0;
+        settings.context?.()?.readContext();
+        const started = performance.now();
+        const { episode, inFlight } = afterCall(session.episode(), flowAfter);
+        const explaining = explainingBinderFor(flow, episode, inFlight);
+        const bind: BindFn = (tool) => {
+          const b = explaining(tool);
+          return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
+        };
+        let next: Next;
+        try {
+          next = await nextExplored({
+            flow,
+            episode,
+            taskId,
+            decider: settings.decider,
+            threshold,
+            bind,
+            ...(settings.oracle === undefined ? {} : { oracle: settings.oracle }),
+            ...(settings.explore === undefined ? {} : { explore: settings.explore }),
+          });
+        } catch (err) {
+          session.say(`the flow failed, handing back: ${errorText(err)}`);
+          return 0;
+        }
+        if (next.key !== null) questions += 1;
+        const proposal = next.proposal;
+        let why: string | undefined;
+        if (proposal.action === "lookup" && !shadow) {
+          why = withheld(proposal.tool, {
+            flow,
+            ...(settings.flowTools === undefined ? {} : { flowTools: settings.flowTools }),
+            ...(listed === undefined ? {} : { listed }),
+          });
+          if (why !== undefined && !warned.has(proposal.tool)) {
+            warned.add(proposal.tool);
+            session.say(`the flow leaves ${proposal.tool} to the agent: ${why}`);
+          }
+        }
+        log?.write(
+          decisionLine(next, {
+            after: call.id,
+            address: request.address,
+            ms: performance.now() - started,
+            ...(shadow ? { shadow: true } : {}),
+            ...(why === undefined ? {} : { withheld: why }),
+          }),
+        );
+        if (proposal.action !== "lookup" || shadow || why !== undefined) return 0;
+        const index = request.options.indexOf(proposal.tool);
+        if (index <= 0) {
+          session.say(`the flow chose ${proposal.tool}, which its program does not offer at ${request.site}; handing back`);
+          return 0;
+        }
+        lookups += 1;
+        pending = { tool: proposal.tool, args: proposal.arguments };
+        return index;
+      };
+
+      const outcome = async (): Promise<boolean | undefined> => {
+        const lookup = pending;
+        pending = undefined;
+        if (lookup === undefined) return undefined;
+        const answer = await Promise.race([
+          session.request("tools/call", { arguments: lookup.args, name: lookup.tool }, { patienceMs }),
+          ended,
+        ]);
+        if (answer.kind === "no-answer") {
+          if (answer.why === "patience") {
+            session.say(`no answer to ${lookup.tool} within ${Math.round(patienceMs / 1000)} s; going on without it`);
+          }
+          stopped = true;
+          return false;
+        }
+        const { text, error } = resultText(answer.response);
+        looked.push({ tool: lookup.tool, arguments: lookup.args, text, error });
+        flowAfter = typeof answer.response.id === "string" ? answer.response.id : String(answer.response.id);
+        return !error;
+      };
+
+      const callbacks: LiveCallbacks = { decide, outcome };
+      try {
+        const result = await live.live(call.name, failed, perCall, callbacks);
+        log?.write(jsonText({ after: call.id, run: runLine(call.name, failed, perCall, result) as unknown as Json }));
+      } catch (err) {
+        session.say(`the flow failed, handing back: ${errorText(err)}`);
+      }
+      if (looked.length === 0) return f;
+      const bytes = withAppendix(jsonOf(f), looked);
+      return bytes === undefined ? f : frame("proxy", session.clock.now(), bytes);
+    }
+
+    return { name: "flow", client, server };
+  }
+}
