@@ -4,9 +4,8 @@
  * pipelined to the fast echo server. Target: active ≥ 0.6× the passive proxy's throughput.
  * Rounds alternate between the two, so load from elsewhere hits both alike.
  */
-import { performance } from "node:perf_hooks";
-import { Chain, ECHO_SERVER, STRETTO_PROXY, killAllChains } from "./stdio/chain.js";
-import { median } from "./stdio/stats.js";
+import { ECHO_SERVER, STRETTO_PROXY, killAllChains } from "./stdio/chain.js";
+import { compareRounds } from "./stdio/pipelined-rounds.js";
 
 const node = process.execPath;
 const echo = [node, ECHO_SERVER];
@@ -39,41 +38,14 @@ function message(i: number): { line: string; answered: boolean } {
 }
 
 const batch = Array.from({ length: MESSAGES }, (_, i) => message(i));
-const payload = Buffer.from(batch.map((m) => `${m.line}\n`).join(""));
-const expected = batch.filter((m) => m.answered).length;
-
-async function round(argv: string[]): Promise<number> {
-  const chain = new Chain(argv);
-  let answers = 0;
-  const done = new Promise<void>((resolve) => {
-    chain.proc.stdout.on("data", (c: Buffer) => {
-      for (let i = c.indexOf(0x0a); i !== -1; i = c.indexOf(0x0a, i + 1)) answers++;
-      if (answers >= expected) resolve();
-    });
-  });
-  // Wait for the chain to be up: one ping through it.
-  chain.proc.stdin.write('{"jsonrpc":"2.0","id":0,"method":"ping"}\n');
-  await new Promise<void>((r) => chain.proc.stdout.once("data", () => r()));
-  answers = 0;
-  const start = performance.now();
-  chain.proc.stdin.write(payload);
-  await done;
-  const ms = performance.now() - start;
-  await chain.stop();
-  return (MESSAGES / ms) * 1000;
-}
+const stream = {
+  payload: Buffer.from(batch.map((m) => `${m.line}\n`).join("")),
+  messages: MESSAGES,
+  answers: batch.filter((m) => m.answered).length,
+};
 
 async function main(): Promise<void> {
-  const rates: Record<keyof typeof CONFIGS, number[]> = { passive: [], guards: [] };
-  await round(CONFIGS.passive); // warm the page cache and the JIT's files
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const name of (r % 2 === 0 ? ["passive", "guards"] : ["guards", "passive"]) as Array<keyof typeof CONFIGS>) {
-      rates[name].push(await round(CONFIGS[name]));
-    }
-  }
-  const passive = median(rates.passive);
-  const guards = median(rates.guards);
-  const ratio = guards / passive;
+  const { base: passive, other: guards, ratio } = await compareRounds(CONFIGS.passive, CONFIGS.guards, stream, ROUNDS);
   console.log(`${MESSAGES} pipelined messages (6/10 reads, 2/10 refused writes, 2/10 notifications), median of ${ROUNDS} rounds`);
   console.log(`  passive stretto-proxy       ${Math.round(passive).toLocaleString("en")} msg/s  (1.00×)`);
   console.log(`  --guards --domain retail    ${Math.round(guards).toLocaleString("en")} msg/s  (${ratio.toFixed(2)}×)   target ≥ 0.6×   ${ratio >= 0.6 ? "PASS" : "MISS"}`);
