@@ -104,6 +104,14 @@ class Harness {
   call(id: number | string, name = "find_user_id_by_email", args: unknown = { email: "c7@example.com" }): void {
     this.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
   }
+  /** The usual opening: tools listed, the agent's find_user_id_by_email (id 3) answered `user_7`, settled. Returns the answer's frame. */
+  async foundUser7(): Promise<Frame> {
+    this.listed();
+    this.call(3);
+    const f = this.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
+    await this.settle();
+    return f;
+  }
   async settle(): Promise<void> {
     for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
   }
@@ -126,10 +134,7 @@ describe("the flow plugin (on a fake session)", function () {
 
   it("looks up what the agent will need next and appends it to the agent's result", async () => {
     const h = new Harness(lookups, { flow });
-    h.listed();
-    h.call(3);
-    const original = h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await h.settle();
+    const original = await h.foundUser7();
     assert.deepEqual(h.asked[0], { id: "stretto-1", name: "get_user_details", arguments: { user_id: "user_7" } });
     const answered = h.out.at(-1)!;
     assert.notEqual(answered, original);
@@ -158,19 +163,13 @@ describe("the flow plugin (on a fake session)", function () {
   it("stops at --flow-per-session and --flow-per-call", async () => {
     for (const settings of [{ perSession: 1 }, { perCall: 1 }]) {
       const h = new Harness(lookups, { flow, ...settings });
-      h.listed();
-      h.call(3);
-      h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-      await h.settle();
+      await h.foundUser7();
       assert.equal(h.asked.length, 1, JSON.stringify(settings));
       assert.equal(h.outMsgs().at(-1)!.result!.content!.length, 2);
     }
     // With the session's lookups used up, the next call's answer goes on as it is.
     const h = new Harness(lookups, { flow, perSession: 1 });
-    h.listed();
-    h.call(3);
-    h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await h.settle();
+    await h.foundUser7();
     h.call(4);
     const second = h.reply({ jsonrpc: "2.0", id: 4, result: text("user_7") });
     await h.settle();
@@ -180,10 +179,7 @@ describe("the flow plugin (on a fake session)", function () {
 
   it("in shadow decides and logs but looks nothing up, and the original bytes go on", async () => {
     const h = new Harness(lookups, { flow, shadow: true });
-    h.listed();
-    h.call(3);
-    const original = h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await h.settle();
+    const original = await h.foundUser7();
     assert.equal(h.asked.length, 0);
     assert.equal(h.out.at(-1), original);
     const lines = h.flowLines();
@@ -268,20 +264,14 @@ describe("the flow plugin (on a fake session)", function () {
   it("finishes without work the server never answers", async () => {
     // Patience runs out.
     const h = new Harness(() => Promise.resolve({ kind: "no-answer", why: "patience" } as OwnAnswer), { flow });
-    h.listed();
-    h.call(3);
-    const original = h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await h.settle();
+    const original = await h.foundUser7();
     assert.equal(h.out.at(-1), original);
     assert.deepEqual(h.said, ["no answer to get_user_details within 60 s; going on without it"]);
     assert.equal(h.asked.length, 1, "no further lookup after one went unanswered");
 
     // The server ends while the flow waits.
     const g = new Harness(() => new Promise<OwnAnswer>(() => {}), { flow });
-    g.listed();
-    g.call(3);
-    const held = g.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await g.settle();
+    const held = await g.foundUser7();
     assert.equal(g.out.includes(held), false);
     g.endServer();
     await g.settle();
@@ -290,10 +280,7 @@ describe("the flow plugin (on a fake session)", function () {
     // The server's input is closed: no lookup can be made.
     const c = new Harness(lookups, { flow });
     c.serverOpen = false;
-    c.listed();
-    c.call(3);
-    const plain = c.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await c.settle();
+    const plain = await c.foundUser7();
     assert.equal(c.asked.length, 0);
     assert.equal(c.out.at(-1), plain);
   });
@@ -309,10 +296,7 @@ describe("the flow plugin (on a fake session)", function () {
     assert.equal((lines.at(-1)!["run"] as { failed: boolean }).failed, true);
 
     const e = new Harness(lookups, { flow, explore: { epsilon: 0, seed: 0 } });
-    e.listed();
-    e.call(3);
-    e.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await e.settle();
+    await e.foundUser7();
     const policy = e.flowLines()[0]!["policy"] as { epsilon: number; explored: boolean; greedy: string; propensity: number; task_id: string };
     assert.deepEqual([policy.epsilon, policy.explored, policy.greedy, policy.propensity, policy.task_id], [0, false, "get_user_details", 1, "s"]);
     assert.equal(e.asked[0]!.name, "get_user_details");
@@ -320,10 +304,7 @@ describe("the flow plugin (on a fake session)", function () {
 
   it("hands back when the flow fails (reach on a flow without reach), logging no decision", async () => {
     const h = new Harness(lookups, { flow, decider: "reach" });
-    h.listed();
-    h.call(3);
-    const original = h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await h.settle();
+    const original = await h.foundUser7();
     assert.equal(h.asked.length, 0);
     assert.equal(h.out.at(-1), original);
     assert.equal(h.said.length, 1);
@@ -337,10 +318,7 @@ describe("the flow plugin (on a fake session)", function () {
     const h = new Harness(lookups, { flow: broken });
     assert.equal(h.said.length, 1);
     assert.equal(h.said[0], "the flow's program: unknown distribution `Nowhere`; the flow will not run");
-    h.listed();
-    h.call(3);
-    const original = h.reply({ jsonrpc: "2.0", id: 3, result: text("user_7") });
-    await h.settle();
+    const original = await h.foundUser7();
     assert.equal(h.asked.length, 0);
     assert.equal(h.out.at(-1), original);
   });
