@@ -28,13 +28,12 @@ export interface LogLine {
 export class LogWriter {
   private readonly worker: Worker;
   private stopped = false;
-  private headerWritten = false;
   private finished: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
     private readonly fd: number,
-    private readonly header: object,
+    header: object,
     private readonly options: LogWriterOptions,
   ) {
     this.worker = new Worker(new URL("./record-worker.js", import.meta.url), { workerData: { fd, path } });
@@ -42,6 +41,8 @@ export class LogWriter {
       if (m.kind === "stopped") this.stop(m.message);
     });
     this.worker.on("error", (err) => this.stop(`the recorder thread failed; ${path} may be incomplete: ${err.message}`));
+    // The thread writes it before the first entries, once it knows the era.
+    this.worker.postMessage({ kind: "header", header } satisfies ToWriter);
   }
 
   /** Creates `<dir>/<session>.jsonl` (never overwriting) and writes the header line. */
@@ -68,21 +69,9 @@ export class LogWriter {
     return new LogWriter(path, fd, header, options);
   }
 
-  /**
-   * Writes the header line, with what the session has shown about itself so far (its
-   * protocol era), unless it is written already. Called before the first entries go.
-   */
-  writeHeader(extra: object = {}): void {
-    if (this.headerWritten || this.stopped) return;
-    this.headerWritten = true;
-    const data = new TextEncoder().encode(`${JSON.stringify({ ...this.header, ...extra })}\n`);
-    this.worker.postMessage({ kind: "raw", data: data.buffer } satisfies ToWriter, [data.buffer]);
-  }
-
   /** Hands a batch of wire lines to the writer thread (copied once, then transferred). */
   write(lines: readonly LogLine[]): void {
     if (this.stopped || this.finished || lines.length === 0) return;
-    this.writeHeader();
     let total = 0;
     for (const l of lines) total += l.bytes.length;
     const data = new Uint8Array(total);
@@ -106,7 +95,6 @@ export class LogWriter {
   /** Writes out everything handed over, then closes the file. */
   finish(): Promise<void> {
     if (this.finished) return this.finished;
-    this.writeHeader();
     this.finished = new Promise((resolve) => {
       const done = () => {
         this.closeFile();

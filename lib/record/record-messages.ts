@@ -2,8 +2,11 @@
 export type ToWriter =
   /** A batch of lines: one transferred buffer, each line's end offset, time and sender. */
   | { kind: "lines"; data: ArrayBuffer; ends: number[]; times: number[]; froms: string[] }
-  /** Bytes written as they are (the header line). */
-  | { kind: "raw"; data: ArrayBuffer }
+  /**
+   * The header, written just before the first entries with what the host's first lines
+   * say of the protocol era (or at the end, if no entry ever comes).
+   */
+  | { kind: "header"; header: object }
   | { kind: "end" };
 
 export type FromWriter = { kind: "stopped"; message: string } | { kind: "drained" };

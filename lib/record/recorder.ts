@@ -1,6 +1,5 @@
 import type { Frame, Sender } from "../bus/frame.js";
 import type { LogLine, LogWriter } from "./log-writer.js";
-import { EraDetector, peek } from "../bus/protocol-era.js";
 
 /**
  * The recording sink. It is fed each frame before the frame is forwarded, so the log's
@@ -18,8 +17,6 @@ export class Recorder {
   private timer: NodeJS.Timeout | undefined;
   private queuedBytes = 0;
   private lastT = 0;
-  /** Until the header is out: what the host's lines say of the protocol era. */
-  private era: EraDetector | undefined = new EraDetector();
 
   constructor(private readonly writer: LogWriter) {}
 
@@ -48,7 +45,6 @@ export class Recorder {
   line(from: Sender, tMs: number, bytes: Buffer): void {
     // Hand-off order is log order: never let a time go backwards down the file.
     this.lastT = Math.max(this.lastT, tMs);
-    if (this.era && from === "client") this.era.observe(peek(bytes));
     this.queue.push({ tMs: this.lastT, from, bytes });
     this.queuedBytes += bytes.length;
     // Lines go to the writer thread in batches: every few milliseconds, or at once when
@@ -80,11 +76,6 @@ export class Recorder {
     this.queuedBytes = 0;
     const batch = this.queue;
     this.queue = [];
-    if (this.era) {
-      const info = this.era.info;
-      this.writer.writeHeader(info ? { era: info.era, ...(info.protocolVersion ? { protocol_version: info.protocolVersion } : {}) } : {});
-      this.era = undefined;
-    }
     this.writer.write(batch);
   };
 }
