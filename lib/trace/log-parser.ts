@@ -97,6 +97,10 @@ function parseHeader(n: number, text: string): LogHeader {
   if (typeof host === "string") header.host_session = host;
   const server = o["server_name"];
   if (typeof server === "string") header.server_name = server;
+  const era = o["era"];
+  if (era === "legacy" || era === "modern") header.era = era;
+  const protocolVersion = o["protocol_version"];
+  if (typeof protocolVersion === "string") header.protocol_version = protocolVersion;
   return header;
 }
 

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
+import { readLog } from "../../lib/trace/index.js";
 import {
   DEMO, NODE, cleanTemp, jsonLines, killAll, readLogLines, run, runProxy, sessionLogs, tempDir,
 } from "../helpers/processes.js";
@@ -246,6 +247,12 @@ describe("the log header's protocol era (decision 8)", () => {
     const h = await headerAfter(jsonLines({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }));
     assert.equal(h["era"], "modern");
     assert.equal(h["protocol_version"], "2026-07-28");
+    // The trace reader keeps what the header says of the era.
+    const dir = tempDir();
+    await runProxy(["--record", dir, "--", "cat"], { input: jsonLines({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }) });
+    const read = await readLog(sessionLogs(dir)[0]!);
+    assert.equal(read.header.era, "modern");
+    assert.equal(read.header.protocol_version, "2026-07-28");
   });
 
   it("a session whose first lines tell nothing has no era, and an empty session still has its header", async () => {
