@@ -9,6 +9,12 @@ export type Sender = "client" | "server" | "proxy" | "context";
  * arrives as several frames sharing its sender; all but the last have `end: false`, so a
  * passive proxy forwards a 64 MiB line without ever holding it whole.
  */
+/**
+ * Where a frame keeps its parsed JSON value once a plugin asked for it (`jsonOf`): a cache
+ * on the frame itself, so no side table has to hold every frame of a session.
+ */
+export const PARSED: unique symbol = Symbol("parsed JSON");
+
 export interface Frame {
   readonly from: Sender;
   /** Milliseconds since the session started, when this (piece of a) line was read. */
@@ -16,8 +22,11 @@ export interface Frame {
   readonly bytes: Buffer;
   /** False for a leading piece of a long line; the line goes on in the next frame. */
   readonly end: boolean;
+  /** Filled by `jsonOf`; nothing else writes it. */
+  [PARSED]?: unknown;
 }
 
 export function frame(from: Sender, tMs: number, bytes: Buffer, end = true): Frame {
-  return { from, tMs, bytes, end };
+  // The slot is there from the start, so every frame has one shape.
+  return { from, tMs, bytes, end, [PARSED]: undefined };
 }

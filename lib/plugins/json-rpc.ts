@@ -1,4 +1,4 @@
-import type { Frame } from "../bus/frame.js";
+import { PARSED, type Frame } from "../bus/frame.js";
 import { isUtf8 } from "node:buffer";
 
 /** A JSON-RPC id: MCP uses strings and numbers. */
@@ -24,7 +24,6 @@ export interface RpcResponse {
   error?: { code?: number; message?: string; data?: unknown } | null;
 }
 
-const parsed = new WeakMap<Frame, unknown>();
 const NOT_JSON = Symbol("not JSON");
 
 /**
@@ -32,10 +31,8 @@ const NOT_JSON = Symbol("not JSON");
  * line that is not (valid UTF-8) JSON. Frames are immutable, so the cache is safe.
  */
 export function jsonOf(frame: Frame): unknown {
-  if (parsed.has(frame)) {
-    const v = parsed.get(frame);
-    return v === NOT_JSON ? undefined : v;
-  }
+  const known = frame[PARSED];
+  if (known !== undefined) return known === NOT_JSON ? undefined : known;
   let value: unknown = NOT_JSON;
   if (isUtf8(frame.bytes)) {
     try {
@@ -44,7 +41,7 @@ export function jsonOf(frame: Frame): unknown {
       value = NOT_JSON;
     }
   }
-  parsed.set(frame, value);
+  frame[PARSED] = value;
   return value === NOT_JSON ? undefined : value;
 }
 

@@ -26,9 +26,10 @@ export class SessionLog {
   readonly add = (f: Frame): void => {
     this.recorder?.line(f.from, f.tMs, f.bytes);
     // The episode reads what the log will hold: `message` only where the log says so
-    // (the same rule as the writer's, on the value plugins already had parsed).
-    const value = jsonOf(f);
-    if (value !== undefined && readsBack(value)) {
+    // (the same rule as the writer's, on the value plugins already had parsed). What the
+    // episode would ignore is not walked.
+    const value = jsonOf(f) as Json | undefined;
+    if (value !== undefined && this.builder.wants(f.from, value) && readsBack(value)) {
       this.builder.entry({ t_ms: f.tMs, from: f.from, message: value as Json });
     }
     this.frames.next(f);

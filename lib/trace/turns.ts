@@ -75,6 +75,23 @@ export class EpisodeBuilder {
     for (const each of m) this.message(e.t_ms, e.from, each);
   }
 
+  /**
+   * Whether a message could change the episode: conversation lines, the requests it reads
+   * (a client's first `_meta`, `initialize`, calls, cancellations), and answers to calls it
+   * holds. Lets a caller skip work on the rest (progress notifications, pings, listings).
+   */
+  wants(from: Peer, m: Json): boolean {
+    if (from === "context" || Array.isArray(m)) return true;
+    const name = from === "client" || from === "proxy" ? method(m) : undefined;
+    if (name !== undefined) {
+      const unnamed = this.clientName === undefined && this.metaClientName === undefined;
+      return (from === "client" && unnamed) || name === "initialize" || name === "tools/call" || name === "notifications/cancelled";
+    }
+    if (from !== "server" && from !== "proxy") return false;
+    const id = responseId(m);
+    return id !== undefined && this.pending.get(id) !== undefined;
+  }
+
   message(tMs: number, from: Peer, m: Json): void {
     if (from === "context") return this.context(m);
     const name = from === "client" || from === "proxy" ? method(m) : undefined;

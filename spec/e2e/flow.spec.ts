@@ -5,66 +5,19 @@
  * line as a host.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { FlowProgram } from "../../lib/plugins/flow/program/index.js";
 import { loadFlow } from "../../lib/plugins/flow/ir/load-flow.js";
 import type { SiteValue } from "../../lib/plugins/flow/program/values.js";
-import { DEMO, NODE, PROXY, ROOT, cleanTemp, killAll, readLogLines, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
-
-const FLOW = resolve(ROOT, "../shared/fixtures/flows/retail-5-sessions.flow.json");
-const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";
-
-type Msg = { id?: unknown; result?: { content?: Array<{ type: string; text: string }>; isError?: boolean } };
-type Line = Record<string, unknown>;
-
-class Host {
-  private readonly waiting = new Map<string, (m: Msg) => void>();
-  stderr = "";
-  readonly exit: Promise<number | null>;
-  constructor(readonly child: ChildProcess) {
-    createInterface({ input: child.stdout! }).on("line", (l) => {
-      const m = JSON.parse(l) as Msg;
-      this.waiting.get(JSON.stringify(m.id))?.(m);
-    });
-    child.stderr!.on("data", (c: Buffer) => (this.stderr += c.toString()));
-    this.exit = new Promise((r) => child.once("exit", (code) => r(code)));
-  }
-  ask(id: number | string, method: string, params?: unknown): Promise<Msg> {
-    const answer = new Promise<Msg>((r) => this.waiting.set(JSON.stringify(id), r));
-    this.child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-    return answer;
-  }
-  async start(): Promise<void> {
-    await this.ask(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } });
-    await this.ask(2, "tools/list");
-  }
-  call(id: number | string, name = "find_user_id_by_email", args: object = { email: "c7@example.com" }): Promise<Msg> {
-    return this.ask(id, "tools/call", { name, arguments: args });
-  }
-  end(): Promise<number | null> {
-    this.child.stdin!.end();
-    return this.exit;
-  }
-}
+import { DEMO, NODE, PROXY, cleanTemp, killAll, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
+import { APPENDIX, FLOW, Host, flowFlags, flowLog, jsonl, ownRequests, type Msg } from "./flow-support.js";
 
 function flowHost(dir: string, extra: string[], demo: string[] = []): Host {
-  return new Host(start(NODE, [PROXY, "--record", dir, "--flow", FLOW, "--flow-decider", "habit", "--flow-threshold", "0.1", ...extra, "--", NODE, DEMO, "--world", "retail", ...demo]));
+  return new Host(start(NODE, [PROXY, ...flowFlags(dir, extra), "--", NODE, DEMO, "--world", "retail", ...demo]));
 }
 
 const texts = (m: Msg) => m.result?.content?.map((c) => c.text) ?? [];
-const jsonl = (path: string): Line[] => readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
-function flowLog(dir: string): { path: string; lines: Line[] } {
-  const name = readdirSync(dir).find((f) => f.endsWith(".flow.jsonl"));
-  assert.ok(name, "a flow log beside the session log");
-  return { path: join(dir, name), lines: jsonl(join(dir, name)) };
-}
-const ownRequests = (dir: string) =>
-  readLogLines(sessionLogs(dir)[0]!)
-    .entries.map((l) => JSON.parse(l) as { from: string; message: { id?: unknown; method?: string; params?: { name: string; arguments: unknown } } })
-    .filter((e) => e.from === "proxy" && e.message.method === "tools/call");
 
 describe("flows through the proxy (--flow)", function () {
   before(function () {

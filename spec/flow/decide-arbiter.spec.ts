@@ -9,6 +9,7 @@ import type { Oracle, OracleRequest, OracleResponse } from "../../lib/oracle/ora
 import { arbiterRequest, CTX, INCOMPLETE, nextExplored, type DecideInput } from "../../lib/plugins/flow/decide/index.js";
 import type { Flow } from "../../lib/plugins/flow/ir/flow-types.js";
 import { requireFixture } from "./flow-fixture.js";
+import { decisionAt } from "../../lib/plugins/flow/decide/decision-episode.js";
 import { bindTable, bound, call, emailEpisode, episode, fixtureJson, flowOf, result, said, user } from "./decide-helpers.js";
 
 const ALPHA = 8.017279693592648;
@@ -37,7 +38,7 @@ function answering(response: OracleResponse): Oracle {
 
 const input = (flow: Flow, oracle: Oracle, threshold = 0.3): DecideInput => ({
   flow,
-  episode: emailEpisode(),
+  at: decisionAt(emailEpisode()),
   taskId: "task-1",
   decider: "arbiter",
   threshold,

@@ -16,6 +16,7 @@ import {
 } from "../../lib/plugins/flow/decide/index.js";
 import type { Episode } from "../../lib/trace/episode-types.js";
 import { requireFixture } from "./flow-fixture.js";
+import { decisionAt } from "../../lib/plugins/flow/decide/decision-episode.js";
 import { bindTable, bound, call, episode, fixtureJson, flowOf, result, user } from "./decide-helpers.js";
 
 function orderEpisode(n: number, ids = ["7", "8"]): Episode {
@@ -49,7 +50,7 @@ describe("deciding: exploration", function () {
     const flow = flowOf(fixtureJson());
     input = (ep, epsilon, seed = 0) => ({
       flow,
-      episode: ep,
+      at: decisionAt(ep),
       taskId: "task-1",
       decider: "habit",
       threshold: 0.05,
@@ -123,7 +124,7 @@ describe("deciding: exploration", function () {
     const flow = flowOf(fixtureJson());
     const bind = bindTable({ get_order_details: bound({ order_id: "#W9" }, 0.9) });
     for (let n = 0; n < 40; n++) {
-      const next = nextLocal({ flow, episode: orderEpisode(n), taskId: "t", decider: "habit", threshold: 0.05, bind, explore: { epsilon: 1, seed: 0 } });
+      const next = nextLocal({ flow, at: decisionAt(orderEpisode(n)), taskId: "t", decider: "habit", threshold: 0.05, bind, explore: { epsilon: 1, seed: 0 } });
       const product = next.policy!.options.find((o) => o.tool === "get_product_details")!;
       assert.equal(product.unbound, "never called in training");
       assert.equal(product.binding, null);

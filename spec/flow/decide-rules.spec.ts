@@ -24,6 +24,7 @@ import type { Oracle, OracleRequest, OracleResponse } from "../../lib/oracle/ora
 import { OracleError } from "../../lib/oracle/oracle.js";
 import type { JsonObject } from "../../lib/trace/json.js";
 import { requireFixture } from "./flow-fixture.js";
+import { decisionAt } from "../../lib/plugins/flow/decide/decision-episode.js";
 import { bindTable, bound, call, emailEpisode, episode, fixtureJson, flowOf, result, said, user } from "./decide-helpers.js";
 
 const ALPHA = 8.017279693592648;
@@ -62,13 +63,13 @@ describe("deciding: sites, gates and the habit", function () {
   });
 
   it("names the site of the call that returned, `(error)` when it failed, and none after the agent spoke", function () {
-    const ok = liveSite(steps(emailEpisode()));
+    const ok = liveSite(steps(emailEpisode()).at(-1));
     assert.deepEqual(ok, { prev: "find_user_id_by_email", failed: false, site: "find_user_id_by_email" });
     const failed = episode([user("hi"), call("1", "get_order_details", { order_id: "#W1" }), result("1", "get_order_details", "Order not found", true)]);
-    assert.equal(liveSite(steps(failed))?.site, "get_order_details (error)");
+    assert.equal(liveSite(steps(failed).at(-1))?.site, "get_order_details (error)");
     const unanswered = episode([user("hi"), call("1", "get_order_details", { order_id: "#W1" })]);
-    assert.equal(liveSite(steps(unanswered))?.site, "get_order_details (error)");
-    assert.equal(liveSite(steps(episode([...emailEpisode().events, said("Found you.")]))), undefined);
+    assert.equal(liveSite(steps(unanswered).at(-1))?.site, "get_order_details (error)");
+    assert.equal(liveSite(steps(episode([...emailEpisode().events, said("Found you.")])).at(-1)), undefined);
   });
 
   it("offers respond and the site's lookups, sorted, respond among them", function () {
@@ -81,7 +82,7 @@ describe("deciding: sites, gates and the habit", function () {
   it("serves the published flow: the CLI worked check (habit, threshold 0.15)", async function () {
     const flow = flowOf(fixtureJson());
     const bind = userBinding();
-    const next = await nextExplored({ flow, episode: emailEpisode(), taskId: "t", decider: "habit", threshold: 0.15, bind });
+    const next = await nextExplored({ flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "habit", threshold: 0.15, bind });
     assert.equal(next.site, "find_user_id_by_email");
     assert.deepEqual(next.proposal, { action: "lookup", tool: "get_user_details", arguments: { user_id: "user_1" } });
     assert.ok(Math.abs(next.prob! - P_USER) < 1e-12, `p ${next.prob} vs ${P_USER}`);
@@ -96,7 +97,7 @@ describe("deciding: sites, gates and the habit", function () {
   it("the_habit_alone_never_asks: at p·c + 0.01 it hands back with the arguments' reason", async function () {
     const flow = flowOf(fixtureJson());
     const threshold = P_USER * 0.75 + 0.01;
-    const next = nextLocal({ flow, episode: emailEpisode(), taskId: "t", decider: "habit", threshold, bind: userBinding() });
+    const next = nextLocal({ flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "habit", threshold, bind: userBinding() });
     assert.deepEqual(next.proposal, {
       action: "hand_back",
       reason: `get_user_details at 0.25, times 0.75 for its arguments, below ${rustDisplay(threshold)}`,
@@ -104,14 +105,14 @@ describe("deciding: sites, gates and the habit", function () {
     assert.equal(next.prob, P_USER);
     assert.equal(next.binding, 0.75);
     assert.equal(next.key, null);
-    const below = nextLocal({ flow, episode: emailEpisode(), taskId: "t", decider: "habit", threshold: 0.3, bind: userBinding() });
+    const below = nextLocal({ flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "habit", threshold: 0.3, bind: userBinding() });
     assert.deepEqual(below.proposal, { action: "hand_back", reason: "get_user_details at 0.25, below 0.3" });
     assert.equal(below.binding, null);
   });
 
   it("the_habit_alone_never_asks: the arbiter with a failing oracle sets the key and says the model failed", async function () {
     const oracle = failingOracle();
-    const next = await nextExplored({ flow: withArbiter(), episode: emailEpisode(), taskId: "t", decider: "arbiter", threshold: 0.15, bind: userBinding(), oracle });
+    const next = await nextExplored({ flow: withArbiter(), at: decisionAt(emailEpisode()), taskId: "t", decider: "arbiter", threshold: 0.15, bind: userBinding(), oracle });
     assert.equal(oracle.asked.length, 1);
     assert.match(next.key!, /^[0-9a-f]{64}$/);
     assert.equal(next.proposal.action, "hand_back");
@@ -121,11 +122,11 @@ describe("deciding: sites, gates and the habit", function () {
   it("hands back at an `(error)` site no lookup followed, and after the agent spoke", async function () {
     const flow = flowOf(fixtureJson());
     const failed = episode([user("I am c1@example.com"), call("1", "find_user_id_by_email", { email: "x" }), result("1", "find_user_id_by_email", "no user", true)]);
-    const a = await nextExplored({ flow, episode: failed, taskId: "t", decider: "habit", threshold: 0.1, bind: userBinding() });
+    const a = await nextExplored({ flow, at: decisionAt(failed), taskId: "t", decider: "habit", threshold: 0.1, bind: userBinding() });
     assert.equal(a.site, "find_user_id_by_email (error)");
     assert.deepEqual(a.proposal, { action: "hand_back", reason: "no lookups followed here in training" });
     const spoke = episode([...emailEpisode().events, said("Found you.")]);
-    const b = await nextExplored({ flow, episode: spoke, taskId: "t", decider: "habit", threshold: 0.1, bind: userBinding() });
+    const b = await nextExplored({ flow, at: decisionAt(spoke), taskId: "t", decider: "habit", threshold: 0.1, bind: userBinding() });
     assert.equal(b.site, null);
     assert.deepEqual(b.proposal, { action: "hand_back", reason: "the last step is not a tool call" });
   });
@@ -133,7 +134,7 @@ describe("deciding: sites, gates and the habit", function () {
   it("per_site_thresholds_take_the_served_ones_place", async function () {
     const json = { ...fixtureJson(), stretto_flow: 2 };
     const at = (t: number, site = "find_user_id_by_email") => ({ ...json, thresholds: { [site]: t } });
-    const served = { episode: emailEpisode(), taskId: "t", threshold: 0.15, bind: userBinding() };
+    const served = { at: decisionAt(emailEpisode()), taskId: "t", threshold: 0.15, bind: userBinding() };
     const strict = nextLocal({ ...served, flow: flowOf(at(0.99)), decider: "habit" });
     assert.deepEqual(strict.proposal, { action: "hand_back", reason: "get_user_details at 0.25, below 0.99" });
     for (const decider of ["habit", "arbiter"] as const) {
@@ -150,7 +151,7 @@ describe("deciding: sites, gates and the habit", function () {
   it("the promotion gate: an unpromoted or unscored site hands back", function () {
     const record = (promoted: boolean) => ({ decisions: 10, lookups: 10, used: promoted ? 10 : 0, tasks: 3, lower: 0.5, promoted });
     const promoted = (sites: object) => ({ ...fixtureJson(), promoted: { bar: { threshold: 0.3, min_used: 0.5, min_lower: 0.3, min_tasks: 3 }, sites } });
-    const input = { episode: emailEpisode(), taskId: "t", decider: "habit" as const, threshold: 0.15, bind: userBinding() };
+    const input = { at: decisionAt(emailEpisode()), taskId: "t", decider: "habit" as const, threshold: 0.15, bind: userBinding() };
     const yes = nextLocal({ ...input, flow: flowOf(promoted({ find_user_id_by_email: record(true) })) });
     assert.equal(yes.proposal.action, "lookup");
     for (const sites of [{ find_user_id_by_email: record(false) }, { get_user_details: record(true) }]) {
@@ -173,7 +174,7 @@ describe("deciding: reach and the rules' reasons", function () {
 
   it("reach on a flow without reach counts is the flow's error, not a decision", async function () {
     const flow = flowOf(fixtureJson());
-    const input = { flow, episode: emailEpisode(), taskId: "t", decider: "reach" as const, threshold: 0.15, bind: userBinding() };
+    const input = { flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "reach" as const, threshold: 0.15, bind: userBinding() };
     assert.throws(() => nextLocal(input), (e: unknown) => e instanceof FlowDecideError && e.message === NO_REACH);
     await assert.rejects(nextExplored(input), (e: unknown) => e instanceof FlowDecideError && e.message === NO_REACH);
   });
@@ -181,7 +182,7 @@ describe("deciding: reach and the rules' reasons", function () {
   it("the arbiter on a flow without folds is the flow's error", async function () {
     const flow = flowOf(fixtureJson());
     await assert.rejects(
-      nextExplored({ flow, episode: emailEpisode(), taskId: "t", decider: "arbiter", threshold: 0.15, bind: userBinding(), oracle: failingOracle() }),
+      nextExplored({ flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "arbiter", threshold: 0.15, bind: userBinding(), oracle: failingOracle() }),
       { message: "this flow has no arbiter, so it decides with the habit alone" },
     );
   });
@@ -190,7 +191,7 @@ describe("deciding: reach and the rules' reasons", function () {
     const json = fixtureJson();
     const habit = json["habit"] as { base: JsonObject };
     const flow = flowOf({ ...json, reach: habit.base });
-    const input = { flow, episode: emailEpisode(), taskId: "t", decider: "reach" as const, bind: userBinding() };
+    const input = { flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "reach" as const, bind: userBinding() };
     const next: Next = nextLocal({ ...input, threshold: 0.15 });
     assert.equal(next.probs.get("respond"), 0);
     // With no group layer and these counts, reach equals the habit base: P1 above.

@@ -10,14 +10,13 @@ import type { Frame } from "../../bus/frame.js";
 import { frame } from "../../bus/frame.js";
 import { EMPTY, from, mergeMap, of, tap, type Observable } from "../../bus/rx.js";
 import type { Oracle } from "../../oracle/oracle.js";
-import { afterCall } from "../../trace/episode-queries.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
 import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
 import type { ContextReader } from "../context/context-plugin.js";
 import { idKey, jsonOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
-import { explainingBinderFor, learnListedTools, withheld, type ListedTools } from "./bind/index.js";
-import { decisionLine, ERR, nextExplored, steps, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
+import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
+import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, openSite, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "./ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "./program/index.js";
@@ -87,6 +86,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       session.say(`${errorText(err)}; the flow will not run`);
     }
 
+    const decisions = new LiveDecisions(() => session.episode());
     const calls = new Map<string, AgentCall>();
     const listings = new Set<string>();
     let listed: ListedTools | undefined;
@@ -140,25 +140,26 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           if (call === undefined) return of(f);
           calls.delete(key);
           if (!mayFollow(res)) return of(f);
+          const after = typeof call.id === "string" ? call.id : String(call.id);
+          const last = decisions.after(after).last;
+          // The last step must be the call: if the agent said something since, no flow runs.
+          if (last === undefined || last.kind !== "call") return of(f);
+          // A run that can look nothing up and has no log to write would change nothing:
+          // the answer goes on now, in the same write as its neighbours.
+          if (log === undefined && isNext(openSite(flow, last, threshold))) return of(f);
           running = true;
           return from(
-            flowRun(f, call).finally(() => {
+            flowRun(f, call, after, last.outcome === ERR).finally(() => {
               running = false;
             }),
           ).pipe(mergeMap((out) => (out === undefined ? EMPTY : of(out))));
         }),
       );
 
-    /** Runs the flow after the agent's call `call` returned in `f`; resolves with the frame to send on. */
-    async function flowRun(f: Frame, call: AgentCall): Promise<Frame> {
+    /** Runs the flow after the agent's call `call` (`after`, `failed`) returned in `f`; resolves with the frame to send on. */
+    async function flowRun(f: Frame, call: AgentCall, after: string, failed: boolean): Promise<Frame> {
       const live = program;
       if (live === undefined) return f;
-      const after = typeof call.id === "string" ? call.id : String(call.id);
-      const all = steps(afterCall(session.episode(), after).episode);
-      const last = all[all.length - 1];
-      // The last step must be the call: if the agent said something since, no flow runs.
-      if (last === undefined || last.kind !== "call") return f;
-      const failed = last.outcome === ERR;
       const looked: Looked[] = [];
       let flowAfter = after;
       let pending: { tool: string; args: JsonObject } | undefined;
@@ -168,9 +169,11 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         if (stopped || looked.length >= perCall || lookups >= perSession || questions >= maxQuestions) return 0;
         settings.context?.()?.readContext();
         const started = performance.now();
-        const { episode, inFlight } = afterCall(session.episode(), flowAfter);
-        const explaining = explainingBinderFor(flow, episode, inFlight);
+        const at = decisions.after(flowAfter);
+        // Most decisions hand back before binding anything: the binder reads the session only when asked.
+        let explaining: ExplainingBinder | undefined;
         const bind: BindFn = (tool) => {
+          explaining ??= explainingBinderIn(flow, at.view);
           const b = explaining(tool);
           return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
         };
@@ -178,7 +181,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         try {
           next = await nextExplored({
             flow,
-            episode,
+            at,
             taskId,
             decider: settings.decider,
             threshold,

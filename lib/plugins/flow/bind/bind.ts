@@ -7,10 +7,10 @@
 import type { Bindings, Flow } from "../ir/flow-types.js";
 import type { Episode, ToolCall } from "../../../trace/episode-types.js";
 import { compareCodePoints, type Json } from "../../../trace/json.js";
-import { atPath, namedValues, valueText } from "./json-path.js";
-import { mentionedWithSiblings, mentions } from "./mentions.js";
-import { SessionView, usedKey } from "./session.js";
-import { places, sourceRules } from "./sources.js";
+import { atPath, namedValues, valueText, type Found } from "./json-path.js";
+import { mentions } from "./mentions.js";
+import { foundAt, SessionView, type UsedValues } from "./session.js";
+import { eachPlace, sourceRules } from "./sources.js";
 
 /** An argument passed in at least this share of a tool's training calls is required. */
 export const REQUIRED_SHARE = 0.9;
@@ -33,7 +33,19 @@ export type Picked = { ok: true; args: Record<string, Json>; mention: Mention } 
 const fail = (why: string): { ok: false; why: string } => ({ ok: false, why });
 
 /** The arguments passed in at least REQUIRED_SHARE of `tool`'s training calls, sorted. */
-export function requiredArgs(bindings: Bindings, tool: string): string[] | undefined {
+export function requiredArgs(bindings: Bindings, tool: string): readonly string[] | undefined {
+  let memo = requiredMemo.get(bindings);
+  if (memo === undefined) requiredMemo.set(bindings, (memo = new Map()));
+  if (memo.has(tool)) return memo.get(tool);
+  const args = requiredOf(bindings, tool);
+  memo.set(tool, args);
+  return args;
+}
+
+/** Each flow's required arguments, worked out once per tool (they are read at every decision). */
+const requiredMemo = new WeakMap<Bindings, Map<string, string[] | undefined>>();
+
+function requiredOf(bindings: Bindings, tool: string): string[] | undefined {
   const counts = bindings.args.get(tool);
   if (counts === undefined) return undefined;
   const out: string[] = [];
@@ -95,7 +107,6 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
     if (view.called(tool)) return fail("already looked up");
     return { ok: true, args: Object.fromEntries(constants), mention: "picked" };
   }
-  const used = view.used(tool);
   const bound: Record<string, Json> = {};
   let allMentioned = true;
   let otherNamed = false;
@@ -115,7 +126,7 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
         for (const [from, path] of rules) {
           if (from !== out.tool) continue;
           const values = atPath(out.value, path).map((f) => f.value);
-          if (values.length > 0 && !used.has(usedKey(arg, valueText(values)))) {
+          if (values.length > 0 && !view.used(tool, arg).has(valueText(values))) {
             list = values;
             break;
           }
@@ -131,27 +142,32 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
     const traced = bindings.sources.get([tool, arg]);
     if (traced === undefined) return fail(`\`${arg}\` never took a string in training`);
     const rules = sourceRules(traced);
-    const candidates: { value: string; mentioned: boolean; list: number }[] = [];
-    const lists: string[][] = [];
+    const used = view.used(tool, arg);
+    const candidates: { value: string; mentioned: boolean; list: readonly Found[] }[] = [];
+    const taken = new Set<string>();
+    // An output read again gives the same found values (`foundAt` keeps them): they add no
+    // candidate and no mention, so each is looked through once.
+    const lookedThrough = new Set<readonly Found[]>();
     let anyMentioned = false;
-    for (const { output, path } of places(bindings, tool, arg, view.outputs, rules)) {
-      const found = atPath(output.value, path);
-      const list = lists.length;
-      lists.push(found.map((f) => f.value));
-      for (const f of found) {
-        const mentioned = mentionedWithSiblings(view.customer, f);
+    eachPlace(bindings, tool, arg, view, rules, (output, path) => {
+      const list = foundAt(output, path);
+      if (lookedThrough.has(list)) return;
+      lookedThrough.add(list);
+      for (const f of list) {
+        const mentioned = view.mentioned(f);
         anyMentioned ||= mentioned;
-        if (used.has(usedKey(arg, f.value)) || candidates.some((c) => c.value === f.value)) continue;
+        if (taken.has(f.value) || used.has(f.value)) continue;
+        taken.add(f.value);
         candidates.push({ value: f.value, mentioned, list });
       }
-    }
+    });
     const chosen = candidates.find((c) => c.mentioned) ?? candidates[0];
     if (chosen === undefined) {
       return fail(rules.length === 0 ? `no source for \`${arg}\` (the LLM supplies it)` : `nothing left to pass as \`${arg}\``);
     }
     allMentioned &&= chosen.mentioned;
     otherNamed ||= !chosen.mentioned && anyMentioned;
-    if (!chosen.mentioned && !described) described = describedRead(view, tool, arg, chosen.value, lists[chosen.list]!, used);
+    if (!chosen.mentioned && !described) described = describedRead(view, tool, arg, chosen.value, chosen.list.map((f) => f.value), used);
     bound[arg] = chosen.value;
   }
   for (const [arg, value] of constants) if (!(arg in bound)) bound[arg] = value;
@@ -165,10 +181,10 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
  * gave that another of them lacks (a value every record carries, like an address, does not
  * count). Needs at least two records read.
  */
-function describedRead(view: SessionView, tool: string, arg: string, picked: string, list: readonly string[], used: Set<string>): boolean {
+function describedRead(view: SessionView, tool: string, arg: string, picked: string, list: readonly string[], used: UsedValues): boolean {
   const read: Set<string>[] = [];
   for (const u of list) {
-    if (u === picked || !used.has(usedKey(arg, u))) continue;
+    if (u === picked || !used.has(u)) continue;
     const r = view.returned(tool, arg, u);
     if (r !== undefined) read.push(r);
   }
@@ -183,14 +199,16 @@ function describedRead(view: SessionView, tool: string, arg: string, picked: str
  */
 export function bindByName(tool: string, args: readonly string[], view: SessionView): Binding {
   if (args.length === 0) return view.called(tool) ? fail("already looked up") : { ok: true, args: {}, chance: 1 };
-  const used = view.used(tool);
   const bound: Record<string, Json> = {};
   for (const arg of [...args].sort(compareCodePoints)) {
+    const used = view.used(tool, arg);
     const candidates: { value: string; mentioned: boolean }[] = [];
+    const taken = new Set<string>();
     for (let i = view.outputs.length - 1; i >= 0; i--) {
       for (const f of namedValues(view.outputs[i]!.value, arg)) {
-        if (used.has(usedKey(arg, f.value)) || candidates.some((c) => c.value === f.value)) continue;
-        candidates.push({ value: f.value, mentioned: mentionedWithSiblings(view.customer, f) });
+        if (taken.has(f.value) || used.has(f.value)) continue;
+        taken.add(f.value);
+        candidates.push({ value: f.value, mentioned: view.mentioned(f) });
       }
     }
     const chosen = candidates.find((c) => c.mentioned) ?? candidates[0];

@@ -32,8 +32,8 @@ export {
 } from "./bind.js";
 export { atPath, findPaths, lowerScalars, namedValues, parseOutput, valueText, type Found } from "./json-path.js";
 export { MIN_MENTION, keyish, mentionedWithSiblings, mentions } from "./mentions.js";
-export { SessionView, type Output } from "./session.js";
-export { MIN_SITE_VALUES, MIN_SOURCE_SHARE, atSite, places, sourceRules, type Place, type Source } from "./sources.js";
+export { SessionReading, SessionView, type Output, type ParseOutput } from "./session.js";
+export { MIN_SITE_VALUES, MIN_SOURCE_SHARE, atSite, eachPlace, sourceRules, type Source } from "./sources.js";
 export { learnListedTools, leftToTheAgent, withheld, type ListedTool, type ListedTools, type WithheldContext } from "./withheld.js";
 
 /** One decision point's binder: a tool's bound arguments and their chance, or undefined. */
@@ -47,7 +47,11 @@ export type ExplainingBinder = (tool: string) => Binding;
  * session is read once; each call binds one tool. Pure: the same inputs bind the same.
  */
 export function explainingBinderFor(flow: Flow, episode: Episode, inFlight: readonly ToolCall[] = []): ExplainingBinder {
-  const view = new SessionView(episode, inFlight);
+  return explainingBinderIn(flow, new SessionView(episode, inFlight));
+}
+
+/** The same over a view already built (the live session keeps one read incrementally). */
+export function explainingBinderIn(flow: Flow, view: SessionView): ExplainingBinder {
   return (tool) => bindIn(flow, tool, view);
 }
 

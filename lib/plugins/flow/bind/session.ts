@@ -3,83 +3,210 @@
  * the customer's text, each successful output parsed, every call made (the episode's and the
  * calls in flight), and the values the customer gave the agent by another way than the
  * conversation.
+ *
+ * A `SessionReading` takes events one at a time; a view may stack one reading on another,
+ * so the live session reads the closed part of the session once (`LiveSessionViews`) and
+ * only the turn being decided afresh.
  */
 import type { Json } from "../../../trace/json.js";
-import type { Episode, ToolCall } from "../../../trace/episode-types.js";
+import type { Episode, EpisodeEvent, ToolCall } from "../../../trace/episode-types.js";
 import { isObject } from "../../../trace/json.js";
-import { lowerScalars, parseOutput, valueText } from "./json-path.js";
-import { keyish, mentions } from "./mentions.js";
+import { atPath, lowerScalars, parseOutput, valueText, type Found } from "./json-path.js";
+import { keyish, mentionedWithSiblings, mentions } from "./mentions.js";
 
 /** One successful tool output, parsed. */
 export interface Output {
   tool: string;
   callId: string;
   value: Json;
+  /** Its scalars, lower-cased (what it showed the agent). */
+  scalars: Set<string>;
+  /** Its place among the view's outputs (0 the oldest). */
+  seq: number;
+  /** What `atPath` found at each path, when the output is kept across decisions. */
+  walks?: Map<string, readonly Found[]>;
+}
+
+/** What `path` holds in `out` (`atPath`), each path walked once for an output the session keeps. */
+export function foundAt(out: Output, path: string): readonly Found[] {
+  if (out.walks === undefined) return atPath(out.value, path);
+  let found = out.walks.get(path);
+  if (found === undefined) out.walks.set(path, (found = atPath(out.value, path)));
+  return found;
+}
+
+/** An output's content parsed, and what was found in it (kept when the parse is). */
+export interface ParsedOutput {
+  value: Json;
+  scalars: Set<string>;
+  walks?: Map<string, readonly Found[]>;
+}
+
+/** Parses an output's content: the live views keep one per distinct text, so a session parses each once. */
+export type ParseOutput = (content: string) => ParsedOutput;
+
+const parseFresh: ParseOutput = (content) => {
+  const value = parseOutput(content);
+  return { value, scalars: lowerScalars(value) };
+};
+
+/** The session read event by event, on top of an earlier reading of the events before. */
+export class SessionReading {
+  customer = "";
+  readonly outputs: Output[] = [];
+  /** `outputs` by tool, in the same order. */
+  readonly outputsBy = new Map<string, Output[]>();
+  readonly made: ToolCall[] = [];
+  /** `made` by tool, in the same order. */
+  readonly byTool = new Map<string, ToolCall[]>();
+  /** By tool and argument, the value texts its calls passed. */
+  readonly usedBy = new Map<string, Map<string, Set<string>>>();
+  readonly given = new Set<string>();
+  readonly outputOf = new Map<string, Output>();
+  private readonly seenHere = new Set<string>();
+
+  constructor(
+    readonly base: SessionReading | undefined = undefined,
+    private readonly parse: ParseOutput = parseFresh,
+  ) {}
+
+  /** Outputs read so far, here and below. */
+  outputCount(): number {
+    return this.outputs.length + (this.base?.outputCount() ?? 0);
+  }
+
+  /** Whether an output read so far (here or below) showed `v`. */
+  seen(v: string): boolean {
+    return this.seenHere.has(v) || (this.base?.seen(v) ?? false);
+  }
+
+  read(e: EpisodeEvent): void {
+    if (e.kind === "user") {
+      this.customer += e.text.toLowerCase() + "\n";
+    } else if (e.kind === "tool_result") {
+      if (e.error) return;
+      const { value, scalars, walks } = this.parse(e.content);
+      for (const v of scalars) this.seenHere.add(v);
+      const out: Output = { tool: e.name, callId: e.call_id, value, scalars, seq: this.outputCount(), ...(walks === undefined ? {} : { walks }) };
+      // A call answered twice: the later output is the one it returned.
+      this.outputOf.set(e.call_id, out);
+      this.outputs.push(out);
+      const same = this.outputsBy.get(e.name);
+      if (same === undefined) this.outputsBy.set(e.name, [out]);
+      else same.push(out);
+    } else {
+      for (const c of e.calls) {
+        for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
+      }
+      this.made.push(...e.calls);
+      for (const c of e.calls) this.madeBy(c);
+    }
+  }
+
+  /** Calls in flight: made, but never counted as giving a value. */
+  inFlight(calls: readonly ToolCall[]): void {
+    this.made.push(...calls);
+    for (const c of calls) this.madeBy(c);
+  }
+
+  private madeBy(c: ToolCall): void {
+    const list = this.byTool.get(c.name);
+    if (list === undefined) this.byTool.set(c.name, [c]);
+    else list.push(c);
+    if (!isObject(c.arguments)) return;
+    let byArg = this.usedBy.get(c.name);
+    if (byArg === undefined) this.usedBy.set(c.name, (byArg = new Map()));
+    for (const k of Object.keys(c.arguments)) {
+      let texts = byArg.get(k);
+      if (texts === undefined) byArg.set(k, (texts = new Set()));
+      texts.add(valueText(c.arguments[k]!));
+    }
+  }
 }
 
 export class SessionView {
   /** Every User text, lower-cased, each followed by `\n`. */
   readonly customer: string;
-  /** Successful outputs, oldest first. */
-  readonly outputs: Output[];
-  /** Every call of the episode, then the calls in flight. */
-  readonly made: ToolCall[];
-  /** Keyish values (trimmed, lower-cased) the agent passed before any result held them. */
-  readonly given: Set<string>;
-  private readonly outputOf = new Map<string, number>();
+  private readonly layers: SessionReading[];
+  private all: readonly Output[] | undefined;
 
-  constructor(episode: Episode, inFlight: readonly ToolCall[] = []) {
-    let customer = "";
-    const outputs: Output[] = [];
-    const made: ToolCall[] = [];
-    const seen = new Set<string>();
-    const given = new Set<string>();
-    for (const e of episode.events) {
-      if (e.kind === "user") {
-        customer += e.text.toLowerCase() + "\n";
-      } else if (e.kind === "tool_result") {
-        if (e.error) continue;
-        const value = parseOutput(e.content);
-        lowerScalars(value, seen);
-        this.outputOf.set(e.call_id, outputs.length);
-        outputs.push({ tool: e.name, callId: e.call_id, value });
-      } else {
-        for (const c of e.calls) {
-          for (const v of lowerScalars(c.arguments)) if (keyish(v) && !seen.has(v)) given.add(v);
-        }
-        made.push(...e.calls);
-      }
+  /** The view of `episode` with `inFlight`; or of `reading`, already read, when given. */
+  constructor(episode: Episode, inFlight?: readonly ToolCall[]);
+  constructor(reading: SessionReading);
+  constructor(from: Episode | SessionReading, inFlight: readonly ToolCall[] = []) {
+    let top: SessionReading;
+    if (from instanceof SessionReading) top = from;
+    else {
+      top = new SessionReading();
+      for (const e of from.events) top.read(e);
+      top.inFlight(inFlight);
     }
-    made.push(...inFlight);
-    this.customer = customer;
-    this.outputs = outputs;
-    this.made = made;
-    this.given = given;
+    const layers: SessionReading[] = [];
+    for (let r: SessionReading | undefined = top; r !== undefined; r = r.base) layers.unshift(r);
+    this.layers = layers;
+    this.customer = layers.map((r) => r.customer).join("");
+  }
+
+  /** Successful outputs, oldest first. */
+  get outputs(): readonly Output[] {
+    return (this.all ??= this.layers.length === 1 ? this.layers[0]!.outputs : ([] as Output[]).concat(...this.layers.map((r) => r.outputs)));
+  }
+
+  /** Each output of `tool`, newest first, until `visit` says stop (returns true). */
+  eachOutputOf(tool: string, visit: (out: Output) => boolean | void): void {
+    for (let l = this.layers.length - 1; l >= 0; l--) {
+      const outs = this.layers[l]!.outputsBy.get(tool);
+      if (outs !== undefined) for (let i = outs.length - 1; i >= 0; i--) if (visit(outs[i]!) === true) return;
+    }
+  }
+
+  /**
+   * Whether the customer mentions a found value or its record (`mentionedWithSiblings`).
+   * Found values are kept with their parsed outputs, and the customer's text seldom changes
+   * between decisions, so each is matched once while the text stays the same.
+   */
+  mentioned(found: Found): boolean {
+    if (mentionMemo.customer !== this.customer) mentionMemo = { customer: this.customer, known: new Map() };
+    let m = mentionMemo.known.get(found);
+    if (m === undefined) mentionMemo.known.set(found, (m = mentionedWithSiblings(this.customer, found)));
+    return m;
   }
 
   /** The tool of the most recent output: the site a binding orders its sources at. */
   get site(): string | undefined {
-    return this.outputs.at(-1)?.tool;
+    for (let l = this.layers.length - 1; l >= 0; l--) {
+      const last = this.layers[l]!.outputs.at(-1);
+      if (last !== undefined) return last.tool;
+    }
+    return undefined;
+  }
+
+  /** The calls made to `tool` (or in flight), oldest first. */
+  private callsTo(tool: string): ToolCall[] {
+    const out: ToolCall[] = [];
+    for (const r of this.layers) out.push(...(r.byTool.get(tool) ?? []));
+    return out;
   }
 
   /** Whether `tool` was called (or is in flight). */
   called(tool: string): boolean {
-    return this.made.some((c) => c.name === tool);
+    return this.layers.some((r) => r.byTool.has(tool));
   }
 
-  /** `(arg, value text)` over the calls made to `tool`, as `arg\u0000text` keys. */
-  used(tool: string): Set<string> {
-    const out = new Set<string>();
-    for (const c of this.made) {
-      if (c.name !== tool || !isObject(c.arguments)) continue;
-      for (const k of Object.keys(c.arguments)) out.add(usedKey(k, valueText(c.arguments[k]!)));
+  /** The value texts passed as `arg` in the calls made to `tool` (calls in flight too). */
+  used(tool: string, arg: string): UsedValues {
+    const sets: Set<string>[] = [];
+    for (const r of this.layers) {
+      const texts = r.usedBy.get(tool)?.get(arg);
+      if (texts !== undefined) sets.push(texts);
     }
-    return out;
+    if (sets.length === 1) return sets[0]!;
+    return { has: (text) => sets.some((s) => s.has(text)) };
   }
 
   /** A value the customer gave: keyish, and passed before any result held it, or mentioned. */
   gave(v: string): boolean {
-    return keyish(v) && (this.given.has(v) || mentions(this.customer, v));
+    return keyish(v) && (this.layers.some((r) => r.given.has(v)) || mentions(this.customer, v));
   }
 
   /**
@@ -87,17 +214,28 @@ export class SessionView {
    * it returned successfully.
    */
   returned(tool: string, arg: string, value: string): Set<string> | undefined {
-    for (const c of this.made) {
-      if (c.name !== tool || !isObject(c.arguments)) continue;
+    for (const c of this.callsTo(tool)) {
+      if (!isObject(c.arguments)) continue;
       const a = c.arguments[arg];
       if (a === undefined || valueText(a) !== value) continue;
-      const i = this.outputOf.get(c.id);
-      if (i !== undefined) return lowerScalars(this.outputs[i]!.value);
+      const out = this.outputOf(c.id);
+      if (out !== undefined) return new Set(out.scalars);
+    }
+    return undefined;
+  }
+
+  private outputOf(callId: string): Output | undefined {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const out = this.layers[i]!.outputOf.get(callId);
+      if (out !== undefined) return out;
     }
     return undefined;
   }
 }
 
-export function usedKey(arg: string, text: string): string {
-  return `${arg}\u0000${text}`;
+/** The value texts passed as one argument of a tool. */
+export interface UsedValues {
+  has(text: string): boolean;
 }
+
+let mentionMemo: { customer: string; known: Map<Found, boolean> } = { customer: "", known: new Map() };

@@ -4,7 +4,7 @@
  * used at this site (`site_sources`) when the site took enough values, else by recency.
  */
 import type { Bindings, SourceCounts } from "../ir/flow-types.js";
-import type { Output } from "./session.js";
+import type { Output, SessionView } from "./session.js";
 
 /** The least share of an argument's training values a source must account for. */
 export const MIN_SOURCE_SHARE = 0.1;
@@ -45,35 +45,36 @@ export function atSite(
   return counted.sort((a, b) => b[1] - a[1]);
 }
 
-/** One place to look for a value: an output and a path in it. */
-export interface Place {
-  output: Output;
-  path: string;
-}
-
 /**
- * The places to look for `tool`'s `arg`, in order. With a site order: each rule by its
- * count there, and within a rule that tool's outputs from most recent. Otherwise: outputs
- * from most recent, and for each, the rules whose tool it is, in rule order.
+ * Visits the places to look for `tool`'s `arg`, in order: an output and a path in it. With a
+ * site order: each rule by its count there, and within a rule that tool's outputs from most
+ * recent. Otherwise: outputs from most recent, and for each, the rules whose tool it is, in
+ * rule order. Only the rules' tools' outputs are read.
  */
-export function places(
+export function eachPlace(
   bindings: Bindings,
   tool: string,
   arg: string,
-  outputs: readonly Output[],
+  view: SessionView,
   rules: readonly Source[],
-): Place[] {
-  const site = outputs.at(-1)?.tool;
-  const ranked = atSite(bindings, tool, arg, site, rules);
-  const out: Place[] = [];
+  visit: (output: Output, path: string) => void,
+): void {
+  const ranked = atSite(bindings, tool, arg, view.site, rules);
   if (ranked) {
-    for (const [[from, path]] of ranked) {
-      for (let i = outputs.length - 1; i >= 0; i--) if (outputs[i]!.tool === from) out.push({ output: outputs[i]!, path });
-    }
-  } else {
-    for (let i = outputs.length - 1; i >= 0; i--) {
-      for (const [from, path] of rules) if (outputs[i]!.tool === from) out.push({ output: outputs[i]!, path });
-    }
+    for (const [[from, path]] of ranked) view.eachOutputOf(from, (out) => visit(out, path));
+    return;
   }
-  return out;
+  const tools = [...new Set(rules.map(([from]) => from))];
+  const pathsOf = (from: string) => rules.filter(([t]) => t === from).map(([, path]) => path);
+  if (tools.length === 1) {
+    const paths = pathsOf(tools[0]!);
+    view.eachOutputOf(tools[0]!, (out) => {
+      for (const path of paths) visit(out, path);
+    });
+    return;
+  }
+  const outs: Output[] = [];
+  for (const from of tools) view.eachOutputOf(from, (out) => void outs.push(out));
+  outs.sort((a, b) => b.seq - a.seq);
+  for (const out of outs) for (const [from, path] of rules) if (out.tool === from) visit(out, path);
 }

@@ -4,7 +4,6 @@
  * Pure: the oracle, the binding and the exploration seed come in from the plugin.
  */
 import type { Oracle } from "../../../oracle/oracle.js";
-import type { Episode } from "../../../trace/episode-types.js";
 import type { Flow } from "../ir/flow-types.js";
 import { arbiterProbs } from "./arbiter.js";
 import { explore, type ExploreSettings } from "./explore.js";
@@ -13,7 +12,8 @@ import { habitPredict, habitPrior } from "./habit.js";
 import { reachProbs } from "./reach.js";
 import { applyRule, lookupOptions, memoBind } from "./rule.js";
 import { liveSite, NO_LOOKUPS_FOLLOWED, NOT_A_TOOL_CALL, siteOptions, type LiveSite } from "./site.js";
-import { steps } from "./steps.js";
+import type { DecisionEpisode } from "./decision-episode.js";
+import type { Step } from "./steps.js";
 import { encode } from "./symbols.js";
 import { emptyNext, FlowDecideError, type BindFn, type DeciderName, type Next } from "./types.js";
 
@@ -21,8 +21,8 @@ export const NO_ARBITER = "this flow has no arbiter, so it decides with the habi
 
 export interface DecideInput {
   flow: Flow;
-  /** The session episode after `afterCall(flow.after)`: its last step is the call decided after. */
-  episode: Episode;
+  /** The session after `afterCall(flow.after)`: its last step is the call decided after. */
+  at: DecisionEpisode;
   /** `--task-id`, else the session id: picks the arbiter's fold and feeds exploration's draws. */
   taskId: string;
   decider: DeciderName;
@@ -36,30 +36,51 @@ export interface DecideInput {
   explore?: ExploreSettings;
 }
 
-interface Prepared {
+interface Prepared extends OpenSite {
+  history: number[];
+  habit: Map<string, number>;
+}
+
+/** The site the last step makes, past its gates, with its options. */
+export interface OpenSite {
   live: LiveSite;
   threshold: number;
   options: string[];
-  history: number[];
-  habit: Map<string, number>;
+}
+
+/**
+ * Where a decision after `last` stands before any model is asked: the site, open, with the
+ * lookups it offers; or the hand-back when the last step is not a call, a gate is shut, or
+ * nothing followed here in training. Every decision at this site hands back alike until a
+ * lookup changes the last step.
+ */
+export function openSite(flow: Flow, last: Step | undefined, served: number): OpenSite | Next {
+  const live = liveSite(last);
+  if (live === undefined) return emptyNext(null, NOT_A_TOOL_CALL);
+  const open = gate(flow, live.site, served);
+  if (!open.open) return emptyNext(live.site, open.reason);
+  const options = siteOptions(flow, live.prev, live.failed);
+  if (options.length === 0) return emptyNext(live.site, NO_LOOKUPS_FOLLOWED);
+  return { live, threshold: open.threshold, options };
 }
 
 /** Site, gates, options and habit prior; or the decision already made when one of them hands back. */
 function prepare(input: DecideInput): Prepared | Next {
   const { flow } = input;
-  const all = steps(input.episode);
-  const live = liveSite(all);
-  if (live === undefined) return emptyNext(null, NOT_A_TOOL_CALL);
-  const open = gate(flow, live.site, input.threshold);
-  if (!open.open) return emptyNext(live.site, open.reason);
-  const options = siteOptions(flow, live.prev, live.failed);
-  if (options.length === 0) return emptyNext(live.site, NO_LOOKUPS_FOLLOWED);
-  const history = encode(flow, all);
-  const habit = habitPrior(flow, options, habitPredict(flow.habit, flow.group, history));
-  return { live, threshold: open.threshold, options, history, habit };
+  const site = openSite(flow, input.at.last, input.threshold);
+  if (isNext(site)) return site;
+  // The habit and reach read only as many steps back as their order.
+  const history = encode(flow, input.at.recent(contextLength(flow)));
+  const habit = habitPrior(flow, site.options, habitPredict(flow.habit, flow.group, history));
+  return { ...site, history, habit };
 }
 
-function isNext(x: Prepared | Next): x is Next {
+/** How many steps back the flow's models look. */
+function contextLength(flow: Flow): number {
+  return Math.max(flow.habit.base.order, flow.reach?.order ?? 0);
+}
+
+export function isNext(x: object): x is Next {
   return "proposal" in x;
 }
 
@@ -76,7 +97,7 @@ function conclude(input: DecideInput, prep: Prepared, next: Next, bind: BindFn):
       threshold: prep.threshold,
       settings: input.explore,
       taskId: input.taskId,
-      episode: input.episode,
+      episode: input.at.episode,
       lookups,
       probs: next.probs,
       habit: prep.habit,
@@ -116,9 +137,11 @@ export async function nextExplored(input: DecideInput): Promise<Next> {
   if (flow.folds.length === 0) throw new FlowDecideError(NO_ARBITER);
   if (input.oracle === undefined) throw new FlowDecideError("the arbiter has no System-One model to ask");
   const next = emptyNext(prep.live.site, "");
+  // Read before the model is awaited, so the binding after it sees the session as it was.
+  const episode = input.at.episode;
   const judged = await arbiterProbs({
     flow,
-    episode: input.episode,
+    episode,
     taskId: input.taskId,
     live: prep.live,
     options: prep.options,

@@ -25,8 +25,7 @@ export function siteName(tool: string, failed: boolean): string {
 }
 
 /** The site after the last step, or undefined when the last step is not a tool call. */
-export function liveSite(steps: readonly Step[]): LiveSite | undefined {
-  const last = steps[steps.length - 1];
+export function liveSite(last: Step | undefined): LiveSite | undefined {
   if (last === undefined || last.kind !== "call") return undefined;
   const failed = last.outcome === ERR;
   return { prev: last.tool, failed, site: siteName(last.tool, failed) };
