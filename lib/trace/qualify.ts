@@ -4,7 +4,7 @@
  * qualified too (as strings).
  */
 import { field, isObject, type Json, type JsonObject } from "./json.js";
-import type { Episode } from "./episode-types.js";
+import type { Episode, EpisodeEvent, ToolCall } from "./episode-types.js";
 import type { LogEntry, McpLog } from "./log-types.js";
 import { callId, method } from "./messages.js";
 
@@ -29,12 +29,18 @@ export function unqualified(tool: string): string {
 
 /** Name every tool of `ep`, all of them `server`'s, as a multi-server session does. */
 export function qualifyEpisode(ep: Episode, server: string): Episode {
-  const events = ep.events.map((e) => {
-    if (e.kind === "assistant") return { ...e, calls: e.calls.map((c) => ({ ...c, name: qualify(server, c.name) })) };
-    if (e.kind === "tool_result") return { ...e, name: qualify(server, e.name) };
-    return e;
-  });
-  return { ...ep, events };
+  return { ...ep, events: ep.events.map((e) => qualifyEvent(e, server)) };
+}
+
+/** One event with its tools named after `server`; what the customer said stays as it is. */
+export function qualifyEvent(e: EpisodeEvent, server: string): EpisodeEvent {
+  if (e.kind === "assistant") return { ...e, calls: e.calls.map((c) => qualifyCall(c, server)) };
+  if (e.kind === "tool_result") return { ...e, name: qualify(server, e.name) };
+  return e;
+}
+
+export function qualifyCall(c: ToolCall, server: string): ToolCall {
+  return { ...c, name: qualify(server, c.name) };
 }
 
 /** `log` with its tools and ids named after `server`; the conversation stays as it is. */

@@ -25,7 +25,8 @@ export class ServerNameFinder {
   private own: string | undefined;
   private readonly given: string | undefined;
 
-  constructor(header: LogHeader) {
+  /** `header` gives `--server-name` (`server_name`) and `--domain`, when the proxy had them. */
+  constructor(header: Pick<LogHeader, "server_name" | "domain">) {
     this.given = [header.server_name, header.domain].find((n): n is string => typeof n === "string" && n !== "");
   }
 

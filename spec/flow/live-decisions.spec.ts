@@ -10,6 +10,7 @@ import { decisionAfter, LiveDecisions } from "../../lib/plugins/flow/decide/inde
 import type { Json } from "../../lib/trace/json.js";
 import type { Peer } from "../../lib/trace/log-types.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";
+import { qualify, qualifyEpisode } from "../../lib/trace/qualify.js";
 import { logHeader } from "../../lib/record/log-header.js";
 
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["x"] });
@@ -28,11 +29,11 @@ function random(seed: number): () => number {
 
 const TOOLS = ["find_user_id_by_email", "get_user_details", "get_order_details", "cancel_pending_order"];
 
-function session(seed: number, steps: number, check: (builder: EpisodeBuilder, live: LiveDecisions, callId: string) => void): void {
+function session(seed: number, steps: number, check: (builder: EpisodeBuilder, live: LiveDecisions, callId: string) => void, server?: string): void {
   const next = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   const builder = new EpisodeBuilder();
-  const live = new LiveDecisions(() => builder.finish(HEADER));
+  const live = new LiveDecisions(() => builder.finish(HEADER), server);
   const open: Json[] = [];
   let t = 0;
   let n = 0;
@@ -65,12 +66,13 @@ function session(seed: number, steps: number, check: (builder: EpisodeBuilder, l
 const VALUES = [0, 1, 2, 3, 4, 5].map((i) => `value-${i}`);
 
 /** Everything a binding can ask a view, as plain data. */
-function readOf(view: SessionView): unknown {
+function readOf(view: SessionView, server?: string): unknown {
+  const name = (t: string) => (server === undefined ? t : qualify(server, t));
   return {
     customer: view.customer,
     outputs: view.outputs.map((o) => [o.tool, o.callId, o.value]),
     site: view.site,
-    tools: TOOLS.map((t) => ({
+    tools: TOOLS.map(name).map((t) => ({
       called: view.called(t),
       used: VALUES.map((v) => view.used(t, "v").has(v)),
       returned: VALUES.map((v) => [...(view.returned(t, "v", v) ?? [])].sort()),
@@ -80,12 +82,15 @@ function readOf(view: SessionView): unknown {
 }
 
 describe("live decision points", function () {
-  it("give the same last step, recent steps, episode, calls in flight and binding view as the whole episode does", function () {
+  for (const server of [undefined, "shop"]) {
+  it(`give the same last step, recent steps, episode, calls in flight and binding view as the whole episode does${server === undefined ? "" : ", its tools named server::tool"}`, function () {
     let checked = 0;
     let fast = 0;
-    for (let seed = 1; seed <= 40; seed++) {
+    let named = 0;
+    for (let seed = 1; seed <= 25; seed++) {
       session(seed, 300, (builder, live, callId) => {
-        const episode = builder.finish(HEADER);
+        const whole = builder.finish(HEADER);
+        const episode = server === undefined ? whole : qualifyEpisode(whole, server);
         const want = decisionAfter(episode, callId);
         const got = live.after(callId);
         const where = `seed ${seed}, after ${callId}`;
@@ -93,15 +98,18 @@ describe("live decision points", function () {
         for (const k of [0, 1, 2, 3, 5]) assert.deepEqual(got.recent(k), want.recent(k), `${where}, recent(${k})`);
         assert.deepEqual(got.episode, want.episode, where);
         assert.deepEqual(got.inFlight, want.inFlight, where);
-        assert.deepEqual(readOf(got.view), readOf(want.view), `${where}: what a binding reads`);
+        assert.deepEqual(readOf(got.view, server), readOf(want.view, server), `${where}: what a binding reads`);
         checked++;
         if (got.last?.kind === "call") fast++;
-      });
+        if (got.last?.kind === "call" && got.last.tool.startsWith(`${server}::`)) named++;
+      }, server);
     }
     // Enough decision points, most of them after a call, for the comparison to mean something.
-    assert.ok(checked > 2000, `${checked} decision points`);
+    assert.ok(checked > 1200, `${checked} decision points`);
     assert.ok(fast > checked / 2, `${fast} of ${checked} end on a call`);
+    if (server !== undefined) assert.ok(named > 0, "the last steps name their server");
   });
+  }
 
   it("keep the episode as it stood at the decision, though the session goes on", function () {
     const builder = new EpisodeBuilder();

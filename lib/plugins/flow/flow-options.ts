@@ -104,6 +104,7 @@ export function flowFromArgs(
     ...optional("questions", one<number>(args, "flow-questions")),
     ...optional("flowTools", tools),
     ...optional("taskId", taskId),
+    ...optional("serverName", one<string>(args, "server-name")),
     ...(epsilon === undefined ? {} : { explore: { epsilon, seed: one<bigint>(args, "flow-explore-seed") ?? 0n } }),
     ...(logPath === undefined ? {} : { log: (s) => FlowLogFile.open(logPath, (m) => s.say(m)) }),
     ...(context === undefined ? {} : { context }),

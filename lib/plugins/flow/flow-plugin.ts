@@ -10,13 +10,15 @@ import type { Frame } from "../../bus/frame.js";
 import { frame } from "../../bus/frame.js";
 import { EMPTY, from, mergeMap, of, tap, type Observable } from "../../bus/rx.js";
 import type { Oracle } from "../../oracle/oracle.js";
-import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
+import { compareCodePoints, jsonText, type Json, type JsonObject } from "../../trace/json.js";
+import { unqualified } from "../../trace/qualify.js";
+import { ServerNameFinder } from "../../trace/server-name.js";
 import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
 import type { ContextReader } from "../context/context-plugin.js";
 import { idKey, jsonOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
-import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, openSite, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
+import { decisionLine, ERR, flowServers, isNext, LiveDecisions, nextExplored, openSite, type Step, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "./ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "./program/index.js";
@@ -47,6 +49,8 @@ export interface FlowSettings {
   flowTools?: readonly string[];
   /** `--task-id`; defaults to the session id. */
   taskId?: string;
+  /** `--server-name`: this server's name in a flow learned across servers (§2.8). */
+  serverName?: string;
   /** `--flow-explore` and `--flow-explore-seed`. */
   explore?: ExploreSettings;
   /** The flow log, or none. Opened by the caller (a factory, so it opens once the session starts). */
@@ -86,7 +90,27 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       session.say(`${errorText(err)}; the flow will not run`);
     }
 
-    const decisions = new LiveDecisions(() => session.episode());
+    // A flow learned across servers names tools `server::tool` (§2.8): it reads this session
+    // under this server's name, once that is known, and looks up only this server's tools.
+    const servers = flowServers(flow);
+    const names = new ServerNameFinder({ ...(settings.serverName === undefined ? {} : { server_name: settings.serverName }), domain: session.domain ?? null });
+    let decisions: LiveDecisions | undefined = servers.size === 0 ? new LiveDecisions(() => session.episode()) : undefined;
+    let unnamed = false;
+    const decisionsHere = (): LiveDecisions | undefined => {
+      if (decisions !== undefined) return decisions;
+      const name = names.name;
+      if (name !== undefined && servers.has(name)) return (decisions = new LiveDecisions(() => session.episode(), name));
+      if (!unnamed) {
+        unnamed = true;
+        const learned = [...servers].sort(compareCodePoints).join(", ");
+        session.say(
+          `the flow was learned across servers ({${learned}}), and this server's name, ${JSON.stringify(name ?? "")}, is none of them, so it looks nothing up here; name the server with --server-name`,
+        );
+      }
+      return undefined;
+    };
+    /** A tool's name on this server. */
+    const ownName = (tool: string): string => (servers.size === 0 ? tool : unqualified(tool));
     const calls = new Map<string, AgentCall>();
     const listings = new Set<string>();
     let listed: ListedTools | undefined;
@@ -127,7 +151,14 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
 
     const server = (source: Observable<Frame>) =>
       source.pipe(
-        tap({ complete: () => endServer() }),
+        tap({
+          next: (f: Frame) => {
+            if (names.found) return;
+            const value = jsonOf(f);
+            if (value !== undefined) names.entry({ t_ms: f.tMs, from: "server", message: value as Json });
+          },
+          complete: () => endServer(),
+        }),
         mergeMap((f: Frame) => {
           const res = responseOf(f);
           if (res === undefined) return of(f);
@@ -140,8 +171,10 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           if (call === undefined) return of(f);
           calls.delete(key);
           if (!mayFollow(res)) return of(f);
+          const here = decisionsHere();
+          if (here === undefined) return of(f);
           const after = typeof call.id === "string" ? call.id : String(call.id);
-          const last = decisions.after(after).last;
+          const last = here.after(after).last;
           // The last step must be the call: if the agent said something since, no flow runs.
           if (last === undefined || last.kind !== "call") return of(f);
           // A run that can look nothing up and has no log to write would change nothing:
@@ -149,17 +182,21 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           if (log === undefined && isNext(openSite(flow, last, threshold))) return of(f);
           running = true;
           return from(
-            flowRun(f, call, after, last.outcome === ERR).finally(() => {
+            flowRun(f, call, here, after, last).finally(() => {
               running = false;
             }),
           ).pipe(mergeMap((out) => (out === undefined ? EMPTY : of(out))));
         }),
       );
 
-    /** Runs the flow after the agent's call `call` (`after`, `failed`) returned in `f`; resolves with the frame to send on. */
-    async function flowRun(f: Frame, call: AgentCall, after: string, failed: boolean): Promise<Frame> {
+    /**
+     * Runs the flow after the agent's call `call` (`after`, its step `last`) returned in `f`;
+     * resolves with the frame to send on.
+     */
+    async function flowRun(f: Frame, call: AgentCall, decisions: LiveDecisions, after: string, last: Step & { kind: "call" }): Promise<Frame> {
       const live = program;
       if (live === undefined) return f;
+      const failed = last.outcome === ERR;
       const looked: Looked[] = [];
       let flowAfter = after;
       let pending: { tool: string; args: JsonObject } | undefined;
@@ -199,6 +236,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         if (proposal.action === "lookup" && !shadow) {
           why = withheld(proposal.tool, {
             flow,
+            ownName,
             ...(settings.flowTools === undefined ? {} : { flowTools: settings.flowTools }),
             ...(listed === undefined ? {} : { listed }),
           });
@@ -232,7 +270,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         pending = undefined;
         if (lookup === undefined) return undefined;
         const answer = await Promise.race([
-          session.request("tools/call", { arguments: lookup.args, name: lookup.tool }, { patienceMs }),
+          session.request("tools/call", { arguments: lookup.args, name: ownName(lookup.tool) }, { patienceMs }),
           ended,
         ]);
         if (answer.kind === "no-answer") {
@@ -243,15 +281,15 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           return false;
         }
         const { text, error } = resultText(answer.response);
-        looked.push({ tool: lookup.tool, arguments: lookup.args, text, error });
+        looked.push({ tool: ownName(lookup.tool), arguments: lookup.args, text, error });
         flowAfter = typeof answer.response.id === "string" ? answer.response.id : String(answer.response.id);
         return !error;
       };
 
       const callbacks: LiveCallbacks = { decide, outcome };
       try {
-        const result = await live.live(call.name, failed, perCall, callbacks);
-        log?.write(jsonText({ after: call.id, run: runLine(call.name, failed, perCall, result) as unknown as Json }));
+        const result = await live.live(last.tool, failed, perCall, callbacks);
+        log?.write(jsonText({ after: call.id, run: runLine(last.tool, failed, perCall, result) as unknown as Json }));
       } catch (err) {
         session.say(`the flow failed, handing back: ${errorText(err)}`);
       }

@@ -16,6 +16,7 @@
  */
 import type { AssistantEvent, Episode, EpisodeEvent, ToolCall, ToolResultEvent } from "../../../trace/episode-types.js";
 import { afterCall } from "../../../trace/episode-queries.js";
+import { qualify, qualifyCall, qualifyEpisode, qualifyEvent } from "../../../trace/qualify.js";
 import { lowerScalars, parseOutput } from "../bind/json-path.js";
 import { SessionReading, SessionView, type ParsedOutput, type ParseOutput } from "../bind/session.js";
 import { decisionAfter, type DecisionEpisode } from "./decision-episode.js";
@@ -54,8 +55,29 @@ export class LiveDecisions {
   /** How many events `closed` has read. */
   readUpTo = 0;
 
-  /** `session` gives the live episode: its `events` array grows in place. */
-  constructor(private readonly session: () => Episode) {}
+  /**
+   * `session` gives the live episode: its `events` array grows in place. With `server`
+   * (a flow learned across servers, facts-flows §2.8) every tool is read as `server::tool`.
+   */
+  constructor(
+    private readonly session: () => Episode,
+    readonly server?: string,
+  ) {}
+
+  /** A tool's name as the flow knows it. */
+  name(tool: string): string {
+    return this.server === undefined ? tool : qualify(this.server, tool);
+  }
+
+  /** An event as the flow reads it. */
+  event(e: EpisodeEvent): EpisodeEvent {
+    return this.server === undefined ? e : qualifyEvent(e, this.server);
+  }
+
+  /** The session as the flow reads it (every event copied when it names its server). */
+  episodeOf(ep: Episode): Episode {
+    return this.server === undefined ? ep : qualifyEpisode(ep, this.server);
+  }
 
   /** The decision point after call `callId` returned, as the session stands now. */
   after(callId: string): DecisionEpisode {
@@ -63,7 +85,7 @@ export class LiveDecisions {
     this.sync(session.events);
     const t = this.turnOf.get(callId);
     // Something said (or another turn begun) after the call's turn changes the last steps.
-    if (t === undefined || this.lastAssistant !== t) return decisionAfter(session, callId);
+    if (t === undefined || this.lastAssistant !== t) return decisionAfter(this.episodeOf(session), callId);
     return new LivePoint(this, session, t, callId, this.lastAt.get(callId)!);
   }
 
@@ -74,7 +96,7 @@ export class LiveDecisions {
 
   /** The reading of the events before `t`, which no longer change. */
   readClosed(events: readonly EpisodeEvent[], t: number): SessionReading {
-    for (; this.readUpTo < t; this.readUpTo++) this.closed.read(events[this.readUpTo]!);
+    for (; this.readUpTo < t; this.readUpTo++) this.closed.read(this.event(events[this.readUpTo]!));
     return this.closed;
   }
 
@@ -133,7 +155,8 @@ class LivePoint implements DecisionEpisode {
 
   private stepOf(c: ToolCall): Step {
     const r = this.decisions.resultOf(c.id);
-    return r === undefined || r.error ? { kind: "call", tool: c.name, outcome: ERR } : { kind: "call", tool: c.name, outcome: OK, output: r.content };
+    const tool = this.decisions.name(c.name);
+    return r === undefined || r.error ? { kind: "call", tool, outcome: ERR } : { kind: "call", tool, outcome: OK, output: r.content };
   }
 
   recent(k: number): readonly Step[] {
@@ -169,7 +192,7 @@ class LivePoint implements DecisionEpisode {
     if (this.whole !== undefined) return this.whole;
     const events = this.session.events.slice(0, this.eventCount);
     events[this.t] = { ...this.turn, calls: this.turn.calls.slice(0, this.callCount) };
-    return (this.whole = afterCall({ ...this.session, events }, this.callId));
+    return (this.whole = afterCall(this.decisions.episodeOf({ ...this.session, events }), this.callId));
   }
 
   get episode(): Episode {
@@ -196,9 +219,9 @@ class LivePoint implements DecisionEpisode {
       else inFlight.push(c);
     }
     const top = new SessionReading(closed, decisions.parse);
-    top.read({ ...turn, calls: [...kept, ...copies] });
-    for (let e = t + 1; e < this.eventCount; e++) top.read(this.session.events[e]!);
-    top.inFlight(inFlight);
+    top.read(decisions.event({ ...turn, calls: [...kept, ...copies] }));
+    for (let e = t + 1; e < this.eventCount; e++) top.read(decisions.event(this.session.events[e]!));
+    top.inFlight(inFlight.map((c) => (decisions.server === undefined ? c : qualifyCall(c, decisions.server))));
     return (this.read = new SessionView(top));
   }
 }
