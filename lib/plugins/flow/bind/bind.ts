@@ -7,10 +7,11 @@
 import type { Bindings, Flow } from "../ir/flow-types.js";
 import type { Episode, ToolCall } from "../../../trace/episode-types.js";
 import { compareCodePoints, type Json } from "../../../trace/json.js";
-import { atPath, namedValues, valueText, type Found } from "./json-path.js";
+import { atPath, namedValues, valueText } from "./json-path.js";
 import { mentions } from "./mentions.js";
-import { foundAt, SessionView, type UsedValues } from "./session.js";
-import { eachPlace, sourceRules } from "./sources.js";
+import { SessionView, type UsedValues } from "./session.js";
+import { chooseValue } from "./choose-value.js";
+import { sourceRules } from "./sources.js";
 
 /** An argument passed in at least this share of a tool's training calls is required. */
 export const REQUIRED_SHARE = 0.9;
@@ -143,25 +144,7 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
     if (traced === undefined) return fail(`\`${arg}\` never took a string in training`);
     const rules = sourceRules(traced);
     const used = view.used(tool, arg);
-    const candidates: { value: string; mentioned: boolean; list: readonly Found[] }[] = [];
-    const taken = new Set<string>();
-    // An output read again gives the same found values (`foundAt` keeps them): they add no
-    // candidate and no mention, so each is looked through once.
-    const lookedThrough = new Set<readonly Found[]>();
-    let anyMentioned = false;
-    eachPlace(bindings, tool, arg, view, rules, (output, path) => {
-      const list = foundAt(output, path);
-      if (lookedThrough.has(list)) return;
-      lookedThrough.add(list);
-      for (const f of list) {
-        const mentioned = view.mentioned(f);
-        anyMentioned ||= mentioned;
-        if (taken.has(f.value) || used.has(f.value)) continue;
-        taken.add(f.value);
-        candidates.push({ value: f.value, mentioned, list });
-      }
-    });
-    const chosen = candidates.find((c) => c.mentioned) ?? candidates[0];
+    const { chosen, anyMentioned } = chooseValue(bindings, tool, arg, view, rules, used);
     if (chosen === undefined) {
       return fail(rules.length === 0 ? `no source for \`${arg}\` (the LLM supplies it)` : `nothing left to pass as \`${arg}\``);
     }

@@ -56,11 +56,10 @@ export class SessionReading {
   readonly outputs: Output[] = [];
   /** `outputs` by tool, in the same order. */
   readonly outputsBy = new Map<string, Output[]>();
-  readonly made: ToolCall[] = [];
-  /** `made` by tool, in the same order. */
-  readonly byTool = new Map<string, ToolCall[]>();
-  /** By tool and argument, the value texts its calls passed. */
-  readonly usedBy = new Map<string, Map<string, Set<string>>>();
+  /** The tools called (or in flight). */
+  readonly calledTools = new Set<string>();
+  /** By tool, argument and value text, the calls that passed it, in order. */
+  readonly passed = new Map<string, Map<string, Map<string, ToolCall[]>>>();
   readonly given = new Set<string>();
   readonly outputOf = new Map<string, Output>();
   private readonly seenHere = new Set<string>();
@@ -98,28 +97,27 @@ export class SessionReading {
       for (const c of e.calls) {
         for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
       }
-      this.made.push(...e.calls);
       for (const c of e.calls) this.madeBy(c);
     }
   }
 
   /** Calls in flight: made, but never counted as giving a value. */
   inFlight(calls: readonly ToolCall[]): void {
-    this.made.push(...calls);
     for (const c of calls) this.madeBy(c);
   }
 
   private madeBy(c: ToolCall): void {
-    const list = this.byTool.get(c.name);
-    if (list === undefined) this.byTool.set(c.name, [c]);
-    else list.push(c);
+    this.calledTools.add(c.name);
     if (!isObject(c.arguments)) return;
-    let byArg = this.usedBy.get(c.name);
-    if (byArg === undefined) this.usedBy.set(c.name, (byArg = new Map()));
+    let byArg = this.passed.get(c.name);
+    if (byArg === undefined) this.passed.set(c.name, (byArg = new Map()));
     for (const k of Object.keys(c.arguments)) {
-      let texts = byArg.get(k);
-      if (texts === undefined) byArg.set(k, (texts = new Set()));
-      texts.add(valueText(c.arguments[k]!));
+      let byText = byArg.get(k);
+      if (byText === undefined) byArg.set(k, (byText = new Map()));
+      const text = valueText(c.arguments[k]!);
+      const calls = byText.get(text);
+      if (calls === undefined) byText.set(text, [c]);
+      else calls.push(c);
     }
   }
 }
@@ -166,10 +164,23 @@ export class SessionView {
    * between decisions, so each is matched once while the text stays the same.
    */
   mentioned(found: Found): boolean {
-    if (mentionMemo.customer !== this.customer) mentionMemo = { customer: this.customer, known: new Map() };
-    let m = mentionMemo.known.get(found);
-    if (m === undefined) mentionMemo.known.set(found, (m = mentionedWithSiblings(this.customer, found)));
+    const memo = this.mentionMemo();
+    let m = memo.found.get(found);
+    if (m === undefined) memo.found.set(found, (m = mentionedWithSiblings(this.customer, found)));
     return m;
+  }
+
+  /** Whether the customer mentions any value of a found list (kept like `mentioned`). */
+  mentionsAny(list: readonly Found[]): boolean {
+    const memo = this.mentionMemo();
+    let m = memo.lists.get(list);
+    if (m === undefined) memo.lists.set(list, (m = list.some((f) => this.mentioned(f))));
+    return m;
+  }
+
+  private mentionMemo(): MentionMemo {
+    if (mentionMemo.customer !== this.customer) mentionMemo = { customer: this.customer, found: new Map(), lists: new Map() };
+    return mentionMemo;
   }
 
   /** The tool of the most recent output: the site a binding orders its sources at. */
@@ -181,27 +192,20 @@ export class SessionView {
     return undefined;
   }
 
-  /** The calls made to `tool` (or in flight), oldest first. */
-  private callsTo(tool: string): ToolCall[] {
-    const out: ToolCall[] = [];
-    for (const r of this.layers) out.push(...(r.byTool.get(tool) ?? []));
-    return out;
-  }
-
   /** Whether `tool` was called (or is in flight). */
   called(tool: string): boolean {
-    return this.layers.some((r) => r.byTool.has(tool));
+    return this.layers.some((r) => r.calledTools.has(tool));
   }
 
   /** The value texts passed as `arg` in the calls made to `tool` (calls in flight too). */
   used(tool: string, arg: string): UsedValues {
-    const sets: Set<string>[] = [];
+    const maps: UsedValues[] = [];
     for (const r of this.layers) {
-      const texts = r.usedBy.get(tool)?.get(arg);
-      if (texts !== undefined) sets.push(texts);
+      const texts = r.passed.get(tool)?.get(arg);
+      if (texts !== undefined) maps.push(texts);
     }
-    if (sets.length === 1) return sets[0]!;
-    return { has: (text) => sets.some((s) => s.has(text)) };
+    if (maps.length === 1) return maps[0]!;
+    return { has: (text) => maps.some((m) => m.has(text)) };
   }
 
   /** A value the customer gave: keyish, and passed before any result held it, or mentioned. */
@@ -214,12 +218,11 @@ export class SessionView {
    * it returned successfully.
    */
   returned(tool: string, arg: string, value: string): Set<string> | undefined {
-    for (const c of this.callsTo(tool)) {
-      if (!isObject(c.arguments)) continue;
-      const a = c.arguments[arg];
-      if (a === undefined || valueText(a) !== value) continue;
-      const out = this.outputOf(c.id);
-      if (out !== undefined) return new Set(out.scalars);
+    for (const r of this.layers) {
+      for (const c of r.passed.get(tool)?.get(arg)?.get(value) ?? []) {
+        const out = this.outputOf(c.id);
+        if (out !== undefined) return new Set(out.scalars);
+      }
     }
     return undefined;
   }
@@ -238,4 +241,10 @@ export interface UsedValues {
   has(text: string): boolean;
 }
 
-let mentionMemo: { customer: string; known: Map<Found, boolean> } = { customer: "", known: new Map() };
+/** Mentions matched against one customer text (the last one asked about). */
+interface MentionMemo {
+  customer: string;
+  found: Map<Found, boolean>;
+  lists: Map<readonly Found[], boolean>;
+}
+let mentionMemo: MentionMemo = { customer: "", found: new Map(), lists: new Map() };

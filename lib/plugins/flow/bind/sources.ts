@@ -49,7 +49,7 @@ export function atSite(
  * Visits the places to look for `tool`'s `arg`, in order: an output and a path in it. With a
  * site order: each rule by its count there, and within a rule that tool's outputs from most
  * recent. Otherwise: outputs from most recent, and for each, the rules whose tool it is, in
- * rule order. Only the rules' tools' outputs are read.
+ * rule order. Only the rules' tools' outputs are read. `visit` returns true to stop.
  */
 export function eachPlace(
   bindings: Bindings,
@@ -57,11 +57,15 @@ export function eachPlace(
   arg: string,
   view: SessionView,
   rules: readonly Source[],
-  visit: (output: Output, path: string) => void,
+  visit: (output: Output, path: string) => boolean,
 ): void {
   const ranked = atSite(bindings, tool, arg, view.site, rules);
   if (ranked) {
-    for (const [[from, path]] of ranked) view.eachOutputOf(from, (out) => visit(out, path));
+    let stop = false;
+    for (const [[from, path]] of ranked) {
+      view.eachOutputOf(from, (out) => (stop = visit(out, path)));
+      if (stop) return;
+    }
     return;
   }
   const tools = [...new Set(rules.map(([from]) => from))];
@@ -69,12 +73,13 @@ export function eachPlace(
   if (tools.length === 1) {
     const paths = pathsOf(tools[0]!);
     view.eachOutputOf(tools[0]!, (out) => {
-      for (const path of paths) visit(out, path);
+      for (const path of paths) if (visit(out, path)) return true;
+      return false;
     });
     return;
   }
   const outs: Output[] = [];
   for (const from of tools) view.eachOutputOf(from, (out) => void outs.push(out));
   outs.sort((a, b) => b.seq - a.seq);
-  for (const out of outs) for (const [from, path] of rules) if (out.tool === from) visit(out, path);
+  for (const out of outs) for (const [from, path] of rules) if (out.tool === from && visit(out, path)) return;
 }
