@@ -63,6 +63,8 @@ export class SessionReading {
   readonly given = new Set<string>();
   readonly outputOf = new Map<string, Output>();
   private readonly seenHere = new Set<string>();
+  /** Mentions already matched, kept by the views over this reading (see `SessionView.mentioned`). */
+  mentions: MentionMemo | undefined;
 
   constructor(
     readonly base: SessionReading | undefined = undefined,
@@ -178,9 +180,11 @@ export class SessionView {
     return m;
   }
 
+  /** The memo of the bottom reading, which lives as long as the session does. */
   private mentionMemo(): MentionMemo {
-    if (mentionMemo.customer !== this.customer) mentionMemo = { customer: this.customer, found: new Map(), lists: new Map() };
-    return mentionMemo;
+    const root = this.layers[0]!;
+    if (root.mentions?.customer !== this.customer) root.mentions = { customer: this.customer, found: new Map(), lists: new Map() };
+    return root.mentions;
   }
 
   /** The tool of the most recent output: the site a binding orders its sources at. */
@@ -242,9 +246,8 @@ export interface UsedValues {
 }
 
 /** Mentions matched against one customer text (the last one asked about). */
-interface MentionMemo {
+export interface MentionMemo {
   customer: string;
   found: Map<Found, boolean>;
   lists: Map<readonly Found[], boolean>;
 }
-let mentionMemo: MentionMemo = { customer: "", found: new Map(), lists: new Map() };
