@@ -37,8 +37,8 @@ export class LiveDecisions {
 
   /**
    * Each distinct output parsed once. Keyed by its text, so an output read again (agents
-   * re-read records) is the same value, and a binding walks it once (`atPath` keeps walks
-   * per value).
+   * re-read records) is the same value, and a binding walks each path of it once
+   * (`foundAt` keeps the walks with the parse).
    */
   private readonly parsed = new Map<string, ParsedOutput>();
   readonly parse: ParseOutput = (content) => {
@@ -50,10 +50,14 @@ export class LiveDecisions {
     }
     return p;
   };
-  /** The events before `readUpTo`, read for bindings. */
+  /** The events before `closedUpTo`, read for bindings. */
   private readonly closed = new SessionReading(undefined, this.parse);
-  /** How many events `closed` has read. */
-  readUpTo = 0;
+  private readUpTo = 0;
+
+  /** How many events the closed reading holds. */
+  get closedUpTo(): number {
+    return this.readUpTo;
+  }
 
   /**
    * `session` gives the live episode: its `events` array grows in place. With `server`
@@ -206,7 +210,7 @@ class LivePoint implements DecisionEpisode {
   get view(): SessionView {
     if (this.read !== undefined) return this.read;
     const { decisions, turn, t, callId } = this;
-    if (decisions.readUpTo > t) return (this.read = new SessionView(this.episode, this.inFlight));
+    if (decisions.closedUpTo > t) return (this.read = new SessionView(this.episode, this.inFlight));
     // The closed part once; then the turn as `afterCall` leaves it, what followed, and its calls in flight.
     const closed = decisions.readClosed(this.session.events, t);
     const kept: ToolCall[] = [];
