@@ -11,6 +11,7 @@ import { FlowProgram } from "../../lib/plugins/flow/program/index.js";
 import { loadFlow } from "../../lib/plugins/flow/ir/load-flow.js";
 import type { SiteValue } from "../../lib/plugins/flow/program/values.js";
 import { DEMO, NODE, PROXY, cleanTemp, killAll, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
+import { startDemoHttp } from "../http/support.js";
 import { APPENDIX, FLOW, Host, flowFlags, flowLog, jsonl, ownRequests, type Msg } from "./flow-support.js";
 
 function flowHost(dir: string, extra: string[], demo: string[] = []): Host {
@@ -75,6 +76,23 @@ describe("flows through the proxy (--flow)", function () {
       outcomes += logp;
     }
     assert.ok(Math.abs(r.surprise + outcomes) < 1e-12);
+  });
+
+  it("serves a flow in front of a Streamable HTTP server (--upstream) the same way", async () => {
+    const { url } = await startDemoHttp(["--world", "retail"]);
+    const dir = tempDir();
+    const host = new Host(start(NODE, [PROXY, ...flowFlags(dir, ["--upstream", url])]));
+    await host.start();
+    const items = texts(await host.call(3));
+    assert.equal(items[0], "user_7");
+    assert.ok(items[1]!.startsWith(`${APPENDIX}\n\nget_user_details {"user_id":"user_7"}:\n`), items[1]);
+    assert.equal(await host.end(), 0);
+    const own = ownRequests(dir);
+    assert.deepEqual(
+      own.map((e) => [e.message.id, e.message.params!.name]),
+      own.map((e, i) => [`stretto-${i + 1}`, e.message.params!.name]),
+    );
+    assert.equal(own[0]!.message.params!.name, "get_user_details");
   });
 
   it("in shadow decides and logs but makes no lookups", async () => {
