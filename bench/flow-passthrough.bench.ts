@@ -22,9 +22,12 @@ const CONFIGS = {
 const MESSAGES = 20_000;
 const ROUNDS = 5;
 
-const lines: string[] = [];
-let expected = 0;
-for (let i = 0; i < MESSAGES; i++) {
+// A session begins with initialize, which names the client; then the traffic.
+const lines: string[] = [
+  JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }),
+];
+let expected = 1;
+for (let i = 1; i < MESSAGES; i++) {
   if (i % 2 === 0) {
     lines.push(JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: i, progress: i } }));
   } else {

@@ -1,4 +1,5 @@
 import { PARSED, type Frame } from "../bus/frame.js";
+import { mayHoldText } from "../trace/json.js";
 import { isUtf8 } from "node:buffer";
 
 /** A JSON-RPC id: MCP uses strings and numbers. */
@@ -43,6 +44,11 @@ export function jsonOf(frame: Frame): unknown {
   }
   frame[PARSED] = value;
   return value === NOT_JSON ? undefined : value;
+}
+
+/** Whether a frame's line could hold `text` in a string or key (`mayHoldText`): if not, it need not be parsed. */
+export function mayHold(frame: Frame, text: string): boolean {
+  return mayHoldText(frame.bytes, text);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -28,7 +28,7 @@ export class SessionLog {
     // The episode reads what the log will hold: `message` only where the log says so
     // (the same rule as the writer's, on the value plugins already had parsed). What the
     // episode would ignore is not walked.
-    const value = jsonOf(f) as Json | undefined;
+    const value = this.builder.wantsLine(f.from, f.bytes) === false ? undefined : (jsonOf(f) as Json | undefined);
     if (value !== undefined && this.builder.wants(f.from, value) && readsBack(value)) {
       this.builder.entry({ t_ms: f.tMs, from: f.from, message: value as Json });
     }

@@ -9,6 +9,10 @@ export class IdMap<V> {
   private readonly plain = new Map<string | number, V>();
   private readonly other = new Map<string, V>();
 
+  get size(): number {
+    return this.plain.size + this.other.size;
+  }
+
   get(id: Json): V | undefined {
     return typeof id === "string" || typeof id === "number" ? this.plain.get(id) : this.other.get(jsonText(id));
   }

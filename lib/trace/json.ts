@@ -121,3 +121,18 @@ export function charCount(s: string, limit: number): number {
   }
   return n;
 }
+
+/**
+ * Whether a JSON line could hold `text` in one of its strings or keys: JSON writes a string
+ * as it is unless it escapes something, so a line with neither `text` nor a backslash
+ * cannot. Lets a reader pass over lines it has no use for without parsing them.
+ */
+export function mayHoldText(line: Uint8Array, text: string): boolean {
+  const bytes = Buffer.isBuffer(line) ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength);
+  let needle = needles.get(text);
+  if (needle === undefined) needles.set(text, (needle = Buffer.from(text, "utf8")));
+  return bytes.includes(needle) || bytes.includes(BACKSLASH);
+}
+const BACKSLASH = 0x5c;
+/** The texts looked for, as bytes (a handful, asked again and again). */
+const needles = new Map<string, Buffer>();

@@ -9,7 +9,7 @@
  * calls (`stretto-…` ids) never continue a turn that way: a flow decides each after the last
  * one's result. A cancelled call stops holding its turn; a reused id replaces its call.
  */
-import { field, type Json } from "./json.js";
+import { field, mayHoldText, type Json } from "./json.js";
 import type { AssistantEvent, Episode, EpisodeEvent } from "./episode-types.js";
 import type { LogEntry, LogHeader, Peer } from "./log-types.js";
 import { IdMap } from "./id-map.js";
@@ -23,6 +23,9 @@ export const SAME_TURN_MS = 500;
 
 /** Where a 2026-07-28 request names its client, there being no `initialize`. */
 export const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+
+/** The requests an episode reads. */
+const EPISODE_METHODS = ["tools/call", "initialize", "notifications/cancelled"];
 
 interface Pending {
   callId: string;
@@ -90,6 +93,17 @@ export class EpisodeBuilder {
     if (from !== "server" && from !== "proxy") return false;
     const id = responseId(m);
     return id !== undefined && this.pending.get(id) !== undefined;
+  }
+
+  /**
+   * `wants`, from the line's bytes alone, where they settle it: a request line that names
+   * none of the methods the episode reads, once the client is named, or a response line
+   * while no call awaits one. `undefined` when the message must be parsed to tell.
+   */
+  wantsLine(from: Peer, line: Uint8Array): false | undefined {
+    if (from === "server") return this.pending.size === 0 ? false : undefined;
+    if (from !== "client" || (this.clientName === undefined && this.metaClientName === undefined)) return undefined;
+    return EPISODE_METHODS.some((m) => mayHoldText(line, m)) ? undefined : false;
   }
 
   message(tMs: number, from: Peer, m: Json): void {

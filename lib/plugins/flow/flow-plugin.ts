@@ -15,7 +15,7 @@ import { unqualified } from "../../trace/qualify.js";
 import { ServerNameFinder } from "../../trace/server-name.js";
 import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
 import type { ContextReader } from "../context/context-plugin.js";
-import { idKey, jsonOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
+import { idKey, jsonOf, mayHold, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
 import { decisionLine, ERR, flowServers, isNext, LiveDecisions, nextExplored, openSite, type Step, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
@@ -130,6 +130,8 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
     const client = (source: Observable<Frame>) =>
       source.pipe(
         tap((f: Frame) => {
+          // Only listings and calls matter here: a line that cannot name either is not parsed.
+          if (!mayHold(f, "tools/")) return;
           const req = requestOf(f);
           if (req === undefined) return;
           if (req.method === "tools/list") listings.add(idKey(req.id));
@@ -160,6 +162,8 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           complete: () => endServer(),
         }),
         mergeMap((f: Frame) => {
+          // While no listing or call of the agent awaits its answer, no line is one.
+          if (calls.size === 0 && listings.size === 0) return of(f);
           const res = responseOf(f);
           if (res === undefined) return of(f);
           const key = idKey(res.id);
