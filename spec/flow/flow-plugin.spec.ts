@@ -228,6 +228,21 @@ describe("the flow plugin (on a fake session)", function () {
     assert.deepEqual(h.out.slice(1), [...frames, junk]);
   });
 
+  it("with no flow log, lets an answer go on at once where the flow offers nothing, and holds one where it may look up", async () => {
+    const h = new Harness(lookups, { flow, log: () => undefined });
+    h.listed();
+    h.call(3, "search_catalog", { q: "lamp" });
+    const plain = h.reply({ jsonrpc: "2.0", id: 3, result: text("[]") });
+    // Out in the same turn as it came in, the very frame.
+    assert.equal(h.out.at(-1), plain);
+    h.call(4);
+    const found = h.reply({ jsonrpc: "2.0", id: 4, result: text("user_7") });
+    assert.notEqual(h.out.at(-1), found, "held while the flow looks things up");
+    await h.settle();
+    assert.equal(h.outMsgs().at(-1)!.result!.content!.length, 2, "the lookup appended");
+    assert.deepEqual(h.asked.map((a) => a.name)[0], "get_user_details");
+  });
+
   it("starts a flow only after a call: not when the agent said something since", async () => {
     const h = new Harness(lookups, { flow });
     h.listed();

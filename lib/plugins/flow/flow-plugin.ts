@@ -18,7 +18,7 @@ import type { ContextReader } from "../context/context-plugin.js";
 import { idKey, jsonOf, mayHold, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
-import { decisionLine, ERR, flowServers, isNext, LiveDecisions, nextExplored, openSite, type Step, type BindFn, type DeciderName, type ExploreSettings, type Next } from "./decide/index.js";
+import { decisionLine, ERR, flowServers, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "./decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "./ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "./program/index.js";
@@ -109,6 +109,14 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       }
       return undefined;
     };
+    /** Whether a decision after a call to `tool` could look anything up (the flow's gates and sites never change). */
+    const acting = new Map<string, boolean>();
+    const actsAt = (tool: string, failed: boolean): boolean => {
+      const site = siteName(tool, failed);
+      let acts = acting.get(site);
+      if (acts === undefined) acting.set(site, (acts = !isNext(openSite(flow, { kind: "call", tool, outcome: failed ? ERR : OK }, threshold))));
+      return acts;
+    };
     /** A tool's name on this server. */
     const ownName = (tool: string): string => (servers.size === 0 ? tool : unqualified(tool));
     const calls = new Map<string, AgentCall>();
@@ -177,13 +185,14 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           if (!mayFollow(res)) return of(f);
           const here = decisionsHere();
           if (here === undefined) return of(f);
+          // A run that can look nothing up and has no log to write would change nothing: the
+          // answer goes on now, in the same write as its neighbours. Its site is the call's
+          // tool, failed or not by this answer (an id reused against the protocol aside).
+          if (log === undefined && !actsAt(here.name(call.name), (res.result as { isError?: unknown }).isError === true)) return of(f);
           const after = typeof call.id === "string" ? call.id : String(call.id);
           const last = here.after(after).last;
           // The last step must be the call: if the agent said something since, no flow runs.
           if (last === undefined || last.kind !== "call") return of(f);
-          // A run that can look nothing up and has no log to write would change nothing:
-          // the answer goes on now, in the same write as its neighbours.
-          if (log === undefined && isNext(openSite(flow, last, threshold))) return of(f);
           running = true;
           return from(
             flowRun(f, call, here, after, last).finally(() => {
