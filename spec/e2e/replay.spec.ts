@@ -3,9 +3,10 @@
  * plugins, reports the same refusals and lookups (one code path for live and offline).
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO, NODE, STRETTO, cleanTemp, jsonLines, killAll, run, runProxy, sessionLogs, tempDir } from "../helpers/processes.js";
+import { DEMO, NODE, PROXY, STRETTO, cleanTemp, jsonLines, killAll, run, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
+import { FLOW, Host, flowFlags, flowLog, ownRequests } from "./flow-support.js";
 
 const call = (id: number | string, name: string, args: object) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
@@ -71,5 +72,69 @@ describe("stretto replay", () => {
     const noDomain = await run(NODE, [STRETTO, "replay", await record([]), "--guards", "--domain", "telecom"]);
     assert.equal(noDomain.code, 2);
     assert.match(noDomain.stderr, /no guards for telecom/);
+  });
+});
+
+describe("stretto replay --flow", () => {
+  before(function () {
+    if (!existsSync(FLOW)) {
+      console.warn(`skipping: ${FLOW} is absent`);
+      this.skip();
+    }
+  });
+  after(() => {
+    killAll();
+    cleanTemp();
+  });
+
+  /** Decision and run lines without what timing changes (`ms`). */
+  const decisions = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").map((l) => {
+    const { ms: _ms, ...rest } = JSON.parse(l) as Record<string, unknown>;
+    return rest;
+  });
+
+  it("makes the lookups the live proxy made and logs the same decisions", async () => {
+    const dir = tempDir();
+    const host = new Host(start(NODE, [PROXY, ...flowFlags(dir), "--", NODE, DEMO, "--world", "retail"]));
+    await host.start();
+    await host.call(3);
+    await host.call(4, "get_order_details", { order_id: "#W7b" });
+    assert.equal(await host.end(), 0);
+    const log = sessionLogs(dir)[0]!;
+    const live = ownRequests(dir).map((e) => ({ id: e.message.id, tool: e.message.params!.name, arguments: e.message.params!.arguments }));
+    assert.ok(live.length >= 2, "the live flow looked things up");
+
+    const replayed = join(tempDir(), "replayed.flow.jsonl");
+    const r = await run(NODE, [STRETTO, "replay", log, "--flow", FLOW, "--flow-decider", "habit", "--flow-threshold", "0.1", "--flow-log", replayed]);
+    assert.equal(r.code, 0, r.stderr);
+    const actions = r.stdout.toString().trimEnd().split("\n").map((l) => JSON.parse(l) as { action: string; id: unknown; tool?: string; arguments?: unknown });
+    assert.deepEqual(
+      actions.filter((a) => a.action === "looked_up").map(({ id, tool, arguments: args }) => ({ id, tool, arguments: args })),
+      live,
+    );
+    assert.deepEqual(decisions(replayed), decisions(flowLog(dir).path));
+  });
+
+  it("in shadow looks nothing up, and checks the flow options as the proxy does", async () => {
+    const dir = tempDir();
+    const host = new Host(start(NODE, [PROXY, "--record", dir, "--", NODE, DEMO, "--world", "retail"]));
+    await host.start();
+    await host.call(3);
+    await host.end();
+    const log = sessionLogs(dir)[0]!;
+    const shadowLog = join(tempDir(), "shadow.flow.jsonl");
+    const r = await run(NODE, [STRETTO, "replay", log, "--flow", FLOW, "--flow-decider", "habit", "--flow-threshold", "0.1", "--flow-shadow", "--flow-log", shadowLog]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.toString(), "");
+    const first = JSON.parse(readFileSync(shadowLog, "utf8").split("\n")[0]!) as Record<string, unknown>;
+    assert.equal(first["shadow"], true);
+    assert.equal(first["tool"], "get_user_details");
+
+    const bad = await run(NODE, [STRETTO, "replay", log, "--flow", FLOW, "--flow-threshold", "high"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr.toString(), /^stretto: invalid value 'high' for '--flow-threshold <P>'/);
+    const lone = await run(NODE, [STRETTO, "replay", log, "--flow-shadow"]);
+    assert.equal(lone.code, 2);
+    assert.match(lone.stderr.toString(), /--flow <FILE>/);
   });
 });

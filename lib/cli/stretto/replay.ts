@@ -1,5 +1,5 @@
 /**
- * `stretto replay <log> [--guards --domain D] [--commit] [--context F] [--plugin M]...`:
+ * `stretto replay <log> [--guards --domain D] [--commit] [--context F] [--plugin M]... [--flow F …]`:
  * a recorded session's host side fed through the same plugins as the live proxy, with the
  * server's side answered from the log. One JSON line per thing a plugin did.
  */
@@ -9,10 +9,11 @@ import { readLog } from "../../trace/index.js";
 import { replay } from "../../replay/replay.js";
 import { ProxyError } from "../../util/proxy-error.js";
 import { EXIT_OK, TextOut, UsageError, onePositional, say, type Command } from "./command.js";
+import { FLOW_FLAG_OPTIONS, FLOW_VALUE_OPTIONS, flowValues } from "./replay-flow-options.js";
 
 export const replayCommand: Command = {
   name: "replay",
-  usage: "stretto replay <log> [--guards --domain D] [--commit] [--context FILE] [--plugin MODULE]...",
+  usage: "stretto replay <log> [--guards --domain D] [--commit] [--context FILE] [--plugin MODULE]... [--flow FILE [FLOW OPTIONS]]",
   summary: "Feed a recorded session through the proxy's plugins; print what they did (JSONL).",
   help: [
     "Replays the host's side of a recorded session through the plugins the live proxy would",
@@ -29,9 +30,12 @@ export const replayCommand: Command = {
     "  --commit          serve stretto_commit",
     "  --context FILE    the conversation file to read (default: the log's own context lines)",
     "  --plugin MODULE   a user plugin, as stretto-proxy --plugin (repeatable)",
+    "  --flow FILE       serve this flow, with stretto-proxy's flow options (--flow-decider,",
+    "                    --flow-threshold, --flow-shadow, --flow-log, --flow-tools, --task-id,",
+    "                    --oracle, --server-name, …); its lookups are answered from the log",
   ].join("\n"),
-  valueOptions: ["--domain", "--context", "--plugin"],
-  flagOptions: ["--guards", "--commit"],
+  valueOptions: ["--domain", "--context", "--plugin", ...FLOW_VALUE_OPTIONS],
+  flagOptions: ["--guards", "--commit", ...FLOW_FLAG_OPTIONS],
   async run(args, io) {
     const path = onePositional(this, args, "a log file");
     const log = await readLog(path);
@@ -42,10 +46,15 @@ export const replayCommand: Command = {
     if (domain !== undefined) values.set("domain", [domain]);
     const context = args.options.get("--context");
     if (context !== undefined) values.set("context", [context]);
+    const flow = flowValues(args);
+    if ("error" in flow) throw new UsageError(flow.error, this.usage);
+    for (const [name, v] of flow.values) values.set(name, v);
+    // The flow's modules load only when asked for, as in the proxy.
+    const flows = values.has("flow") ? await import("../../plugins/flow/flow-options.js") : undefined;
     let plugins;
     try {
       plugins = [
-        ...builtinPlugins({ values, trailing: [] }, { session: log.header.session, hostSession: log.header.host_session }),
+        ...builtinPlugins({ values, trailing: [] }, { session: log.header.session, hostSession: log.header.host_session }, flows),
         ...(await Promise.all((args.lists.get("--plugin") ?? []).map((m) => loadPlugin(m)))),
       ];
     } catch (e) {
