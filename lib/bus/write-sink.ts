@@ -22,6 +22,8 @@ export class WriteSink implements Observer<Frame> {
   private holding = false;
   /** Bytes waiting to go out: adjacent slices of one read, merged back into one write. */
   private pending: Buffer | undefined;
+  /** Earlier runs of this turn that `pending` could not be merged with (a line the proxy composed between). */
+  private queued: Buffer[] = [];
   private flushScheduled = false;
   private readonly finished: Promise<void>;
   private resolveFinished!: () => void;
@@ -47,7 +49,9 @@ export class WriteSink implements Observer<Frame> {
   /**
    * Writes bytes (a frame's, or a line the proxy composed). The lines of one read are
    * slices of one buffer: adjacent ones are merged back into a single write, flushed at the
-   * end of the current turn, so forwarding costs one write per read, like a bare pipe.
+   * end of the current turn, so forwarding costs one write per read, like a bare pipe. What
+   * cannot be merged (a refusal between two answers) goes out in the same flush, corked, so
+   * the stream can hand the kernel all of it at once.
    */
   write(bytes: Buffer): void {
     if (this.failed || this.writable.destroyed || bytes.length === 0) return;
@@ -55,7 +59,7 @@ export class WriteSink implements Observer<Frame> {
     if (p && p.buffer === bytes.buffer && p.byteOffset + p.length === bytes.byteOffset) {
       this.pending = Buffer.from(p.buffer, p.byteOffset, p.length + bytes.length);
     } else {
-      if (p) this.writeNow(p);
+      if (p) this.queued.push(p);
       this.pending = bytes;
     }
     if (!this.flushScheduled) {
@@ -68,7 +72,16 @@ export class WriteSink implements Observer<Frame> {
     this.flushScheduled = false;
     const p = this.pending;
     this.pending = undefined;
-    if (p) this.writeNow(p);
+    if (this.queued.length === 0) {
+      if (p) this.writeNow(p);
+      return;
+    }
+    const runs = this.queued;
+    this.queued = [];
+    if (p) runs.push(p);
+    this.writable.cork();
+    for (const run of runs) this.writeNow(run);
+    this.writable.uncork();
   };
 
   private writeNow(bytes: Buffer): void {
