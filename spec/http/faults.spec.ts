@@ -38,15 +38,18 @@ describe("http upstream: what the server gets wrong", function () {
         gone: status(404),
         truncated: truncated('{"jsonrpc":"2.0","id":3,"result":{'),
         junk: status(200, { "content-type": "text/plain" }, "not\nJSON\n"),
+        empty: status(200, { "content-type": "application/json" }, " \n"),
       },
       get: [events('id: e1\ndata: {"data":"one"}\n\nid: e2\ndata: not JSON\ndata: either\n\n'), methodNotAllowed],
       delete: hangUp,
     });
     const host = HostSession.start(["--upstream", server.url]);
-    host.send(initialize(1), "", initialized, "   ", initialized, request(2, "gone"), request(3, "truncated"), request(4, "junk"));
+    host.send(initialize(1), "", initialized, "   ", initialized, request(2, "gone"), request(3, "truncated"), request(4, "junk"), request(5, "empty"));
 
     assert.equal(await host.waitFor((l) => l === proxyError(2, "the server has ended the session")), proxyError(2, "the server has ended the session"));
     assert.equal(await host.waitFor((l) => l === proxyError(3, "the server's answer was cut off")), proxyError(3, "the server's answer was cut off"));
+    // A 2xx JSON answer with nothing in it still answers the request.
+    await host.waitFor((l) => l === proxyError(5, "the server's answer to a request was empty"));
     await host.waitFor((l) => l === "not JSON");
     await host.waitFor((l) => l === '{"data":"one"}');
     await host.waitFor((l) => l === "not JSON either");
@@ -63,7 +66,9 @@ describe("http upstream: what the server gets wrong", function () {
       "not JSON either",
       proxyError(2, "the server has ended the session"),
       proxyError(3, "the server's answer was cut off"),
+      proxyError(5, "the server's answer to a request was empty"),
     ].sort());
+    assert.match(ended.stderr, /^stretto-proxy: the server's answer to a request was empty$/m);
     assert.match(ended.stderr, /^stretto-proxy: the server has ended the session$/m);
     assert.match(ended.stderr, /^stretto-proxy: reading the HTTP server's answer: .+$/m);
     assert.match(ended.stderr, /^stretto-proxy: ending the HTTP session: .+$/m);
@@ -71,7 +76,7 @@ describe("http upstream: what the server gets wrong", function () {
     // Blank lines are skipped, and the second `initialized` opens no second stream.
     const posts = server.seen.filter((s) => s.method === "POST");
     assert.deepEqual(posts.slice(0, 3).map((s) => s.message?.method), ["initialize", "notifications/initialized", "notifications/initialized"]);
-    assert.deepEqual(posts.slice(3).map((s) => s.message?.method).sort(), ["gone", "junk", "truncated"]);
+    assert.deepEqual(posts.slice(3).map((s) => s.message?.method).sort(), ["empty", "gone", "junk", "truncated"]);
     assert.ok(posts.every((s) => s.body.trim() !== ""));
     const gets = server.seen.filter((s) => s.method === "GET");
     assert.equal(gets.length, 2);

@@ -9,6 +9,7 @@ export const ERROR_CODE = -32000;
 export const UNREACHABLE = "the server could not be reached";
 export const SESSION_ENDED = "the server has ended the session";
 export const CUT_OFF = "the server's answer was cut off";
+export const EMPTY_ANSWER = "the server's answer to a request was empty";
 
 /** `the server answered HTTP 401 Unauthorized`. */
 export function answeredHttp(status: number, reason: string | undefined): string {
