@@ -37,7 +37,12 @@ function message(i: number): { line: string; answered: boolean } {
   }
 }
 
-const batch = Array.from({ length: MESSAGES }, (_, i) => message(i));
+// A session begins with initialize, which names the client; then the mix.
+const INITIALIZE = {
+  line: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }),
+  answered: true,
+};
+const batch = [INITIALIZE, ...Array.from({ length: MESSAGES - 1 }, (_, i) => message(i))];
 const stream = {
   payload: Buffer.from(batch.map((m) => `${m.line}\n`).join("")),
   messages: MESSAGES,
