@@ -10,18 +10,17 @@ import type { Frame } from "../../bus/frame.js";
 import { frame } from "../../bus/frame.js";
 import { EMPTY, from, mergeMap, of, tap, type Observable } from "../../bus/rx.js";
 import type { Oracle } from "../../oracle/oracle.js";
-import { compareCodePoints, jsonText, type Json, type JsonObject } from "../../trace/json.js";
-import { unqualified } from "../../trace/qualify.js";
-import { ServerNameFinder } from "../../trace/server-name.js";
+import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
 import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
 import type { ContextReader } from "../context/context-plugin.js";
 import { idKey, jsonOf, mayHold, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
-import { decisionLine, ERR, flowServers, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "./decide/index.js";
+import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "./decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "./ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "./program/index.js";
+import { ServedServer } from "./served-server.js";
 
 /** The caps' defaults (§2.11). */
 export const PER_CALL = 8;
@@ -90,25 +89,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       session.say(`${errorText(err)}; the flow will not run`);
     }
 
-    // A flow learned across servers names tools `server::tool` (§2.8): it reads this session
-    // under this server's name, once that is known, and looks up only this server's tools.
-    const servers = flowServers(flow);
-    const names = new ServerNameFinder({ ...(settings.serverName === undefined ? {} : { server_name: settings.serverName }), domain: session.domain ?? null });
-    let decisions: LiveDecisions | undefined = servers.size === 0 ? new LiveDecisions(() => session.episode()) : undefined;
-    let unnamed = false;
-    const decisionsHere = (): LiveDecisions | undefined => {
-      if (decisions !== undefined) return decisions;
-      const name = names.name;
-      if (name !== undefined && servers.has(name)) return (decisions = new LiveDecisions(() => session.episode(), name));
-      if (!unnamed) {
-        unnamed = true;
-        const learned = [...servers].sort(compareCodePoints).join(", ");
-        session.say(
-          `the flow was learned across servers ({${learned}}), and this server's name, ${JSON.stringify(name ?? "")}, is none of them, so it looks nothing up here; name the server with --server-name`,
-        );
-      }
-      return undefined;
-    };
+    const served = new ServedServer(flow, session, settings.serverName);
     /** Whether a decision after a call to `tool` could look anything up (the flow's gates and sites never change). */
     const acting = new Map<string, boolean>();
     const actsAt = (tool: string, failed: boolean): boolean => {
@@ -117,8 +98,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       if (acts === undefined) acting.set(site, (acts = !isNext(openSite(flow, { kind: "call", tool, outcome: failed ? ERR : OK }, threshold))));
       return acts;
     };
-    /** A tool's name on this server. */
-    const ownName = (tool: string): string => (servers.size === 0 ? tool : unqualified(tool));
+    const ownName = (tool: string): string => served.ownName(tool);
     const calls = new Map<string, AgentCall>();
     const listings = new Set<string>();
     let listed: ListedTools | undefined;
@@ -161,14 +141,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
 
     const server = (source: Observable<Frame>) =>
       source.pipe(
-        tap({
-          next: (f: Frame) => {
-            if (names.found) return;
-            const value = jsonOf(f);
-            if (value !== undefined) names.entry({ t_ms: f.tMs, from: "server", message: value as Json });
-          },
-          complete: () => endServer(),
-        }),
+        tap({ next: (f: Frame) => served.sees(f), complete: () => endServer() }),
         mergeMap((f: Frame) => {
           // While no listing or call of the agent awaits its answer, no line is one.
           if (calls.size === 0 && listings.size === 0) return of(f);
@@ -183,7 +156,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           if (call === undefined) return of(f);
           calls.delete(key);
           if (!mayFollow(res)) return of(f);
-          const here = decisionsHere();
+          const here = served.decisionsHere();
           if (here === undefined) return of(f);
           // A run that can look nothing up and has no log to write would change nothing: the
           // answer goes on now, in the same write as its neighbours. Its site is the call's

@@ -1,0 +1,62 @@
+/**
+ * Which server a flow is served for (facts-flows §2.8). A flow learned across servers names
+ * its tools `server::tool`; each proxy serves it for its own server, named by
+ * `--server-name`, else `--domain`, else the `serverInfo.name` of the server's answers. The
+ * session is read under that name, and the server is asked by each tool's own name. A flow
+ * learned on one server is served as it is.
+ */
+import type { Frame } from "../../bus/frame.js";
+import { compareCodePoints, type Json } from "../../trace/json.js";
+import { unqualified } from "../../trace/qualify.js";
+import { ServerNameFinder } from "../../trace/server-name.js";
+import type { PluginContext } from "../api.js";
+import { jsonOf } from "../json-rpc.js";
+import { flowServers, LiveDecisions } from "./decide/index.js";
+import type { Flow } from "./ir/flow-types.js";
+
+export class ServedServer {
+  private readonly servers: Set<string>;
+  private readonly names: ServerNameFinder;
+  private decisions: LiveDecisions | undefined;
+  private told = false;
+
+  constructor(
+    flow: Flow,
+    private readonly session: PluginContext,
+    serverName: string | undefined,
+  ) {
+    this.servers = flowServers(flow);
+    this.names = new ServerNameFinder({ ...(serverName === undefined ? {} : { server_name: serverName }), domain: session.domain ?? null });
+    if (this.servers.size === 0) this.decisions = new LiveDecisions(() => session.episode());
+  }
+
+  /** Reads a server line for the server's own name, until the name is known. */
+  sees(f: Frame): void {
+    if (this.names.found) return;
+    const value = jsonOf(f);
+    if (value !== undefined) this.names.entry({ t_ms: f.tMs, from: "server", message: value as Json });
+  }
+
+  /**
+   * The session's decision points as the flow reads them; undefined when the flow was
+   * learned across servers and this is none of them (stderr says so, once).
+   */
+  decisionsHere(): LiveDecisions | undefined {
+    if (this.decisions !== undefined) return this.decisions;
+    const name = this.names.name;
+    if (name !== undefined && this.servers.has(name)) return (this.decisions = new LiveDecisions(() => this.session.episode(), name));
+    if (!this.told) {
+      this.told = true;
+      const learned = [...this.servers].sort(compareCodePoints).join(", ");
+      this.session.say(
+        `the flow was learned across servers ({${learned}}), and this server's name, ${JSON.stringify(name ?? "")}, is none of them, so it looks nothing up here; name the server with --server-name`,
+      );
+    }
+    return undefined;
+  }
+
+  /** A tool's name on this server. */
+  ownName(tool: string): string {
+    return this.servers.size === 0 ? tool : unqualified(tool);
+  }
+}
