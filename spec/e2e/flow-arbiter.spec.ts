@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import { FakeJev } from "../../fixtures/http/fake-jev.js";
 import { DEMO, NODE, PROXY, cleanTemp, killAll, start, tempDir } from "../helpers/processes.js";
 import { FLOW_MODEL, OTHER_TASK, PREDICATE, TASK, writeArbiterFlow } from "./arbiter-flow.js";
-import { APPENDIX, FLOW as PUBLISHED_FLOW, Host, type Msg } from "./flow-support.js";
+import { APPENDIX, Host, requireFixture, type Msg } from "./flow-support.js";
 
 // The v2 request's fixed texts, as facts-flows §4.6 words them.
 const CTX =
@@ -145,10 +145,7 @@ describe("the arbiter decider against a fake Jev (--flow-decider arbiter)", func
   let base = "";
 
   before(function () {
-    if (!existsSync(PUBLISHED_FLOW)) {
-      console.warn(`skipping: ${PUBLISHED_FLOW} is absent`);
-      this.skip();
-    }
+    requireFixture(this);
     flow = writeArbiterFlow(tempDir());
   });
   beforeEach(async () => {

@@ -7,13 +7,13 @@
  * spec/e2e/flow.spec.ts is the line-by-line counterpart.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { DEMO, NODE, PROXY, cleanTemp, sessionLogs, tempDir } from "../helpers/processes.js";
-import { APPENDIX, FLOW, flowFlags, flowLog, logEntries, ownRequests, type Line, type LoggedResult } from "./flow-support.js";
+import { APPENDIX, FLOW, flowFlags, requireFixture, flowLog, logEntries, ownRequests, type Line, type LoggedResult } from "./flow-support.js";
 
 type Args = Record<string, unknown>;
 /** One lookup as the appendix lists it. */
@@ -118,10 +118,7 @@ describe("flows with the SDK client as the host (--flow)", function () {
   let plain: SdkHost;
 
   before(async function () {
-    if (!existsSync(FLOW)) {
-      console.warn(`skipping: ${FLOW} is absent`);
-      this.skip();
-    }
+    requireFixture(this);
     plain = await SdkHost.open([]);
   });
   after(async () => {

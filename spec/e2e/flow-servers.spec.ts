@@ -8,10 +8,10 @@
  * for the other server's tool.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, NODE, PROXY, cleanTemp, killAll, start, tempDir } from "../helpers/processes.js";
-import { APPENDIX, FLOW, Host, flowFlags, flowLog, ownRequests, type Msg } from "./flow-support.js";
+import { APPENDIX, FLOW, Host, flowFlags, flowLog, ownRequests, requireFixture, type Msg } from "./flow-support.js";
 
 /** Every tool name in a flow's JSON (object keys and string values alike) renamed by `rename`. */
 function renameTools(v: unknown, tools: ReadonlySet<string>, rename: (tool: string) => string): unknown {
@@ -39,10 +39,7 @@ describe("a flow learned across servers (§2.8)", function () {
   let dir: string;
   let flow: string;
   before(function () {
-    if (!existsSync(FLOW)) {
-      console.warn(`skipping: ${FLOW} is absent`);
-      this.skip();
-    }
+    requireFixture(this);
     dir = tempDir();
     flow = writeAcrossServers(dir);
   });

@@ -7,12 +7,13 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { ROOT, readLogLines, sessionLogs } from "../helpers/processes.js";
+import { FIXTURE_PATH as FLOW, requireFixture } from "../flow/flow-fixture.js";
+import { readLogLines, sessionLogs } from "../helpers/processes.js";
 
-/** The published flow (facts-flows §5.5), learned from five retail sessions. */
-export const FLOW = resolve(ROOT, "../shared/fixtures/flows/retail-5-sessions.flow.json");
+/** The published flow (facts-flows §5.5), learned from five retail sessions; `requireFixture(this)` skips a suite without it. */
+export { FLOW, requireFixture };
 /** The appendix's first line, spelled out here so that a change in lib/ shows (§2.9). */
 export const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";
 

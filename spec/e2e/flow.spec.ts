@@ -5,14 +5,13 @@
  * line as a host.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { FlowProgram } from "../../lib/plugins/flow/program/index.js";
 import { loadFlow } from "../../lib/plugins/flow/ir/load-flow.js";
 import type { SiteValue } from "../../lib/plugins/flow/program/values.js";
 import { DEMO, NODE, PROXY, cleanTemp, killAll, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
 import { startDemoHttp } from "../http/support.js";
-import { APPENDIX, FLOW, Host, flowFlags, flowLog, jsonl, ownRequests, type Msg } from "./flow-support.js";
+import { APPENDIX, FLOW, Host, flowFlags, flowLog, jsonl, ownRequests, requireFixture, type Msg } from "./flow-support.js";
 
 function flowHost(dir: string, extra: string[], demo: string[] = []): Host {
   return new Host(start(NODE, [PROXY, ...flowFlags(dir, extra), "--", NODE, DEMO, "--world", "retail", ...demo]));
@@ -22,10 +21,7 @@ const texts = (m: Msg) => m.result?.content?.map((c) => c.text) ?? [];
 
 describe("flows through the proxy (--flow)", function () {
   before(function () {
-    if (!existsSync(FLOW)) {
-      console.warn(`skipping: ${FLOW} is absent`);
-      this.skip();
-    }
+    requireFixture(this);
   });
   after(() => {
     killAll();

@@ -3,10 +3,10 @@
  * plugins, reports the same refusals and lookups (one code path for live and offline).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, NODE, PROXY, STRETTO, cleanTemp, jsonLines, killAll, run, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
-import { FLOW, Host, flowFlags, flowLog, ownRequests } from "./flow-support.js";
+import { FLOW, Host, flowFlags, flowLog, ownRequests, requireFixture } from "./flow-support.js";
 
 const call = (id: number | string, name: string, args: object) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
@@ -77,10 +77,7 @@ describe("stretto replay", () => {
 
 describe("stretto replay --flow", () => {
   before(function () {
-    if (!existsSync(FLOW)) {
-      console.warn(`skipping: ${FLOW} is absent`);
-      this.skip();
-    }
+    requireFixture(this);
   });
   after(() => {
     killAll();

@@ -1,8 +1,10 @@
 /** The published flow fixture, read from ../shared/fixtures/flows relative to the repo root. */
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const FIXTURE_PATH = resolve(process.cwd(), "../shared/fixtures/flows/retail-5-sessions.flow.json");
+/** The published flow (facts-flows §5.5), beside the repository (from dist/spec/flow/). */
+export const FIXTURE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../shared/fixtures/flows/retail-5-sessions.flow.json");
 
 /** The fixture's text, or undefined when the shared folder is absent. */
 export function fixtureText(): string | undefined {

@@ -11,70 +11,7 @@ import {
   type OracleRequest,
   type OracleResponse,
 } from "../../lib/oracle/index.js";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-
-/** One request as the fake Jev server received it. */
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-/** How the fake answers its n-th request (0-based): a status and body, or `hang`/`reset`. */
-type Reply = { status: number; body: string } | "hang" | "reset";
-
-/**
- * A local stand-in for TypeSafe's Jev on 127.0.0.1 (an ephemeral port): it records every
- * request and answers from a script; past the script's end it repeats its last reply.
- */
-class FakeJev {
-  readonly received: Received[] = [];
-  private server: Server | undefined;
-  private script: Reply[] = [];
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-  }
-
-  /** Replaces the script and forgets what was received. */
-  answer(...script: Reply[]): void {
-    this.script = script;
-    this.received.length = 0;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    if (server === undefined) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private handle(req: IncomingMessage, res: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const n = this.received.length;
-      this.received.push({
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-      });
-      const reply = this.script[Math.min(n, this.script.length - 1)] ?? { status: 500, body: "no script" };
-      if (reply === "hang") return;
-      if (reply === "reset") {
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
-    });
-  }
-}
+import { FakeJev } from "../../fixtures/http/fake-jev.js";
 
 const REQUEST: OracleRequest = {
   model: "jev-latest",
@@ -124,14 +61,14 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("POSTs the request to {TYPESAFE_BASE_URL}/v1/systemone with the bearer key, and caches the answer", async () => {
-    jev.answer(OK);
+    jev.script(OK);
     const made = oracle();
     assert.equal(made.notice, undefined);
     assert.deepEqual(await made.oracle.ask(REQUEST), ANSWER);
     assert.equal(jev.received.length, 1);
     const got = jev.received[0]!;
     assert.equal(got.method, "POST");
-    assert.equal(got.url, "/v1/systemone");
+    assert.equal(got.path, "/v1/systemone");
     assert.equal(got.headers["authorization"], "Bearer sk-test");
     assert.equal(got.headers["content-type"], "application/json");
     assert.equal(got.body, JSON.stringify(REQUEST));
@@ -143,14 +80,14 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("trims a trailing / from TYPESAFE_BASE_URL", async () => {
-    jev.answer(OK);
+    jev.script(OK);
     const made = makeOracle({ kind: "jev", cache: dir }, { env: { TYPESAFE_BASE_URL: `${base}//`, TYPESAFE_API_KEY: "k" }, sleep });
     await made.oracle.ask(REQUEST);
-    assert.equal(jev.received[0]!.url, "/v1/systemone");
+    assert.equal(jev.received[0]!.path, "/v1/systemone");
   });
 
   it("asks Jev once and answers the same question again from the cache", async () => {
-    jev.answer(OK);
+    jev.script(OK);
     const made = oracle();
     const first = await made.oracle.ask(REQUEST);
     const second = await made.oracle.ask(structuredClone(REQUEST));
@@ -159,7 +96,7 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("retries a 503 after 1 and 2 s, then takes the answer", async () => {
-    jev.answer({ status: 503, body: "busy" }, { status: 503, body: "busy" }, OK);
+    jev.script({ status: 503, body: "busy" }, { status: 503, body: "busy" }, OK);
     assert.deepEqual(await oracle().oracle.ask(REQUEST), ANSWER);
     assert.equal(jev.received.length, 3);
     assert.deepEqual(sleeps, [1000, 2000]);
@@ -168,7 +105,7 @@ describe("the jev oracle against a local fake Jev server", () => {
 
   for (const status of [429, 500, 502, 504, 529]) {
     it(`retries ${status} too`, async () => {
-      jev.answer({ status, body: "again" }, OK);
+      jev.script({ status, body: "again" }, OK);
       assert.deepEqual(await oracle().oracle.ask(REQUEST), ANSWER);
       assert.equal(jev.received.length, 2);
       assert.deepEqual(sleeps, [1000]);
@@ -176,7 +113,7 @@ describe("the jev oracle against a local fake Jev server", () => {
   }
 
   it("gives up after 4 retries (1, 2, 4, 8 s) with the last status and body, and caches nothing", async () => {
-    jev.answer({ status: 503, body: '{"error":"overloaded"}' });
+    jev.script({ status: 503, body: '{"error":"overloaded"}' });
     const made = oracle();
     await assert.rejects(made.oracle.ask(REQUEST), {
       name: "OracleError",
@@ -188,7 +125,7 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("prints a status Rust has no reason for the way Rust does", async () => {
-    jev.answer({ status: 529, body: "overloaded" });
+    jev.script({ status: 529, body: "overloaded" });
     await assert.rejects(oracle().oracle.ask(REQUEST), { message: "TypeSafe returned 529 <unknown status code>: overloaded" });
     assert.equal(jev.received.length, 5);
   });
@@ -199,7 +136,7 @@ describe("the jev oracle against a local fake Jev server", () => {
     [404, "404 Not Found"],
   ] as const) {
     it(`fails at once on ${status}, which is not retried`, async () => {
-      jev.answer({ status, body: "no such thing" }, OK);
+      jev.script({ status, body: "no such thing" }, OK);
       await assert.rejects(oracle().oracle.ask(REQUEST), { message: `TypeSafe returned ${text}: no such thing` });
       assert.equal(jev.received.length, 1);
       assert.deepEqual(sleeps, []);
@@ -207,14 +144,14 @@ describe("the jev oracle against a local fake Jev server", () => {
   }
 
   it("retries a dropped connection", async () => {
-    jev.answer("reset", OK);
+    jev.script("reset", OK);
     assert.deepEqual(await oracle().oracle.ask(REQUEST), ANSWER);
     assert.equal(jev.received.length, 2);
     assert.deepEqual(sleeps, [1000]);
   });
 
   it("retries an answer that does not come in time", async () => {
-    jev.answer("hang", OK);
+    jev.script("hang", OK);
     const client = new JevClient({ baseUrl: base, apiKey: { key: "k" }, sleep, timeoutMs: 200 });
     assert.deepEqual(await client.ask(REQUEST), ANSWER);
     assert.equal(jev.received.length, 2);
@@ -222,11 +159,11 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("says when the answer is not one", async () => {
-    jev.answer({ status: 200, body: '{"model":"jev-1.13.0","answers":{"go_on":{"type":"noul"}}}' });
+    jev.script({ status: 200, body: '{"model":"jev-1.13.0","answers":{"go_on":{"type":"noul"}}}' });
     await assert.rejects(oracle().oracle.ask(REQUEST), {
       message: 'decoding TypeSafe response: answer "go_on": missing or non-number "noul"',
     });
-    jev.answer({ status: 200, body: "<html>" });
+    jev.script({ status: 200, body: "<html>" });
     await assert.rejects(oracle().oracle.ask(REQUEST), (err: Error) => {
       assert.ok(err instanceof OracleError);
       assert.match(err.message, /^decoding TypeSafe response: /);
@@ -235,7 +172,7 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("reads the key from the file TYPESAFE_API_KEY_FILE names, trimmed", async () => {
-    jev.answer(OK);
+    jev.script(OK);
     const keyFile = join(dir, "key");
     writeFileSync(keyFile, "  sk-from-file\n");
     const made = oracle({ TYPESAFE_API_KEY_FILE: keyFile });
@@ -245,7 +182,7 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("prefers TYPESAFE_API_KEY to the key file", async () => {
-    jev.answer(OK);
+    jev.script(OK);
     const keyFile = join(dir, "key");
     writeFileSync(keyFile, "sk-from-file");
     await oracle({ TYPESAFE_API_KEY: "sk-env", TYPESAFE_API_KEY_FILE: keyFile }).oracle.ask(REQUEST);
@@ -253,7 +190,7 @@ describe("the jev oracle against a local fake Jev server", () => {
   });
 
   it("without a key is built, says so once, and fails each uncached question with the reason (decision 4)", async () => {
-    jev.answer(OK);
+    jev.script(OK);
     const made = oracle({});
     assert.equal(made.oracle.kind, "jev");
     assert.equal(made.notice, "the System-One model has no key: TYPESAFE_API_KEY is not set");
@@ -285,7 +222,7 @@ describe("the jev oracle with its server stopped", () => {
   it("replays a cached answer, and fails an uncached question after retrying the connection", async () => {
     const base = await jev.start();
     dir = mkdtempSync(join(tmpdir(), "stretto-oracle-"));
-    jev.answer(OK);
+    jev.script(OK);
     const sleeps: number[] = [];
     const sleep = (ms: number): Promise<void> => {
       sleeps.push(ms);
