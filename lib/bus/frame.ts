@@ -2,6 +2,12 @@
 export type Sender = "client" | "server" | "proxy" | "context";
 
 /**
+ * Where a frame keeps its parsed JSON value once a plugin asked for it (`jsonOf`): a cache
+ * on the frame itself, so no side table has to hold every frame of a session.
+ */
+export const PARSED: unique symbol = Symbol("parsed JSON");
+
+/**
  * One line as read, or one piece of a line too long to hold whole.
  *
  * `bytes` are exactly what was read: a whole line ends with its `\n` (unless it is the last
@@ -9,12 +15,6 @@ export type Sender = "client" | "server" | "proxy" | "context";
  * arrives as several frames sharing its sender; all but the last have `end: false`, so a
  * passive proxy forwards a 64 MiB line without ever holding it whole.
  */
-/**
- * Where a frame keeps its parsed JSON value once a plugin asked for it (`jsonOf`): a cache
- * on the frame itself, so no side table has to hold every frame of a session.
- */
-export const PARSED: unique symbol = Symbol("parsed JSON");
-
 export interface Frame {
   readonly from: Sender;
   /** Milliseconds since the session started, when this (piece of a) line was read. */

@@ -88,7 +88,7 @@ export class EpisodeBuilder {
     const name = from === "client" || from === "proxy" ? method(m) : undefined;
     if (name !== undefined) {
       const unnamed = this.clientName === undefined && this.metaClientName === undefined;
-      return (from === "client" && unnamed) || name === "initialize" || name === "tools/call" || name === "notifications/cancelled";
+      return (from === "client" && unnamed) || EPISODE_METHODS.includes(name);
     }
     if (from !== "server" && from !== "proxy") return false;
     const id = responseId(m);

@@ -5,7 +5,7 @@
  * conversation.
  *
  * A `SessionReading` takes events one at a time; a view may stack one reading on another,
- * so the live session reads the closed part of the session once (`LiveSessionViews`) and
+ * so the live session reads the closed part of the session once (`LiveDecisions`) and
  * only the turn being decided afresh.
  */
 import type { Json } from "../../../trace/json.js";
@@ -98,8 +98,8 @@ export class SessionReading {
     } else {
       for (const c of e.calls) {
         for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
+        this.madeBy(c);
       }
-      for (const c of e.calls) this.madeBy(c);
     }
   }
 
