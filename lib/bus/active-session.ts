@@ -1,4 +1,4 @@
-import { filter, tap, type Observable, type OperatorFunction } from "./rx.js";
+import { concatMap, filter, from, map, of, tap, type Observable, type OperatorFunction } from "./rx.js";
 import type { ExitStatus } from "../transport/server-transport.js";
 import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "../plugins/api.js";
 import { line, responseOf } from "../plugins/json-rpc.js";
@@ -6,7 +6,12 @@ import { OwnRequests } from "../plugins/own-requests.js";
 import { SessionLog } from "../plugins/session-log.js";
 import { wholeLines } from "../plugins/whole-lines.js";
 import type { LogHeader } from "../trace/log-types.js";
-import { frame, type Frame } from "./frame.js";
+import { CHECKED, frame, type Frame } from "./frame.js";
+import { BatchAnswers } from "./batch-answers.js";
+import { refuseUnreadable } from "./refuse-unreadable.js";
+import { checkLine } from "../protocol/line-check.js";
+import { messagesOf } from "../plugins/json-rpc.js";
+import { OWN_ID_PREFIX } from "../plugins/own-requests.js";
 import { sessionBus, type SessionIo } from "./session.js";
 
 export interface ActiveSetup {
@@ -23,7 +28,9 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   const bus = sessionBus(io);
   const log = new SessionLog(setup.header, io.recorder);
   const own = new OwnRequests();
+  const batches = new BatchAnswers();
   let serverOpen = true;
+  const sendToClient = (bytes: Buffer) => bus.toClient.write(bytes);
 
   const composed = (bytes: Buffer) => frame("proxy", io.clock.now(), bytes);
   const context: PluginContext = {
@@ -34,6 +41,8 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     frames$: log.frames$,
     toClient(bytes) {
       log.add(composed(bytes));
+      // An answer to part of a host batch waits for the rest: one batch, one answer.
+      if (batches.pending && batches.fromProxy(bytes, sendToClient)) return;
       bus.toClient.write(bytes);
     },
     request(method, params, options): Promise<OwnAnswer> {
@@ -53,25 +62,61 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   const plugins: Plugin[] = [];
   for (const factory of setup.plugins) plugins.push(await factory(context));
 
-  // Lines a plugin composed are logged as the proxy's, just before they are sent.
+  // Lines a plugin composed are logged as the proxy's, just before they are sent. A line the
+  // transport composed (an HTTP error answer) is the proxy's too, but was logged as it was read.
+  const readAsProxy = new WeakSet<Frame>();
   const logComposed = tap((f: Frame) => {
-    if (f.from === "proxy") log.add(f);
+    if (f.from === "proxy" && !readAsProxy.has(f)) log.add(f);
   });
+  // Guard mode fails closed: every host line is checked before anything acts on it, and
+  // one that fails is logged as raw text (the log shows what was sent, not a reading of it).
+  const failClosed = plugins.some((p) => p.judgesHostLines === true);
   const seen = (f: Frame) => {
+    if (failClosed && f.from === "client") f[CHECKED] = checkLine(f.bytes);
     for (const p of plugins) p.sees?.(f);
-    log.add(f);
+    log.add(f, f[CHECKED]?.ok === false);
   };
+  const admitted = filter((f: Frame) => {
+    const check = f[CHECKED];
+    if (check === undefined || check.ok) return true;
+    refuseUnreadable(check, context);
+    return false;
+  });
+  // Host batches are registered so their answers can be joined; a host request reusing an
+  // own id still in flight waits for it, so no answer goes to the wrong asker.
+  const hostIds = concatMap((f: Frame) => {
+    const check = f[CHECKED];
+    if (check?.ok && check.batch) batches.hostBatch(check.messages);
+    else if (!failClosed && f.bytes[0] === 0x5b /* [ */) {
+      const messages = messagesOf(f);
+      if (messages && messages.length > 0) batches.hostBatch(messages);
+    }
+    if (!f.bytes.includes(OWN_ID_PREFIX)) return of(f);
+    const waits: Promise<void>[] = [];
+    for (const m of messagesOf(f) ?? []) {
+      if (m.method === undefined || m.idText === undefined || !m.idText.startsWith('"')) continue;
+      const wait = own.hostRequest(JSON.parse(m.idText) as string);
+      if (wait) waits.push(wait);
+    }
+    return waits.length === 0 ? of(f) : from(Promise.all(waits)).pipe(map(() => f));
+  });
 
   const hostEnded = () => {
     for (const p of plugins) p.hostEnded?.();
   };
-  const client$ = chain(bus.client$.pipe(wholeLines(), tap({ next: seen, complete: hostEnded })), plugins.map((p) => p.client)).pipe(
+  const client$ = chain(
+    bus.client$.pipe(wholeLines(), tap({ next: seen, complete: hostEnded }), admitted, hostIds),
+    plugins.map((p) => p.client),
+  ).pipe(
     logComposed,
   );
   const server$ = chain(
     bus.server$.pipe(
       wholeLines(),
-      tap(seen),
+      tap((f: Frame) => {
+        if (f.from === "proxy") readAsProxy.add(f);
+        seen(f);
+      }),
       // Answers to the proxy's own requests go to the plugin that asked, never to the host.
       filter((f) => {
         const r = f.bytes.includes("stretto-") ? responseOf(f) : undefined;
@@ -83,7 +128,10 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
 
   const serverDone = new Promise<void>((resolve) => {
     server$.subscribe({
-      next: (f) => bus.toClient.next(f),
+      next: (f) => {
+        if (batches.pending && batches.fromServer(f.bytes, sendToClient)) return;
+        bus.toClient.next(f);
+      },
       error: (e: unknown) => {
         io.report(`a plugin failed: ${e instanceof Error ? e.message : String(e)}`);
         resolve();
@@ -107,6 +155,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   await serverDone;
   serverOpen = false;
   own.abandonAll();
+  batches.flush(sendToClient);
   const status = await io.server.exited;
   bus.toClient.complete();
   await bus.toClient.done;

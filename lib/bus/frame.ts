@@ -1,3 +1,5 @@
+import type { LineCheck } from "../protocol/line-check.js";
+
 /** Who put a line on the bus. `proxy` and `context` come with active mode. */
 export type Sender = "client" | "server" | "proxy" | "context";
 
@@ -6,6 +8,9 @@ export type Sender = "client" | "server" | "proxy" | "context";
  * on the frame itself, so no side table has to hold every frame of a session.
  */
 export const PARSED: unique symbol = Symbol("parsed JSON");
+
+/** Where a host line keeps the verdict of the strict check (`checkLine`) in guard mode. */
+export const CHECKED: unique symbol = Symbol("line check");
 
 /**
  * One line as read, or one piece of a line too long to hold whole.
@@ -24,9 +29,11 @@ export interface Frame {
   readonly end: boolean;
   /** Filled by `jsonOf`; nothing else writes it. */
   [PARSED]?: unknown;
+  /** Filled by the bus before a judging plugin sees a host line. */
+  [CHECKED]?: LineCheck;
 }
 
 export function frame(from: Sender, tMs: number, bytes: Buffer, end = true): Frame {
   // The slot is there from the start, so every frame has one shape.
-  return { from, tMs, bytes, end, [PARSED]: undefined };
+  return { from, tMs, bytes, end, [PARSED]: undefined, [CHECKED]: undefined };
 }

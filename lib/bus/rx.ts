@@ -11,6 +11,7 @@ export { BehaviorSubject } from "rxjs/internal/BehaviorSubject";
 export { EMPTY } from "rxjs/internal/observable/empty";
 export { of } from "rxjs/internal/observable/of";
 export { from } from "rxjs/internal/observable/from";
+export { concat } from "rxjs/internal/observable/concat";
 export { map } from "rxjs/internal/operators/map";
 export { filter } from "rxjs/internal/operators/filter";
 export { tap } from "rxjs/internal/operators/tap";

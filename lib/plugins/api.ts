@@ -29,6 +29,14 @@ export interface Plugin {
   readonly sees?: (frame: Frame) => void;
   /** Called once when the host's input ends, before the server's input is closed. */
   readonly hostEnded?: () => void;
+  /**
+   * True for a plugin that judges the host's lines (the guards). The bus then fails closed
+   * for the whole session: a host line reaches the plugins, and so the server, only if it
+   * passes the strict check (`checkLine`: exact UTF-8 JSON, no key twice, no bare CR, ids
+   * that are strings or integers, …). What fails is answered with a JSON-RPC error, said on
+   * stderr, logged as `raw`, and never forwarded.
+   */
+  readonly judgesHostLines?: boolean;
 }
 
 /** What `--plugin <module>` modules export by default. */

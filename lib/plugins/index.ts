@@ -3,7 +3,8 @@ export type { Plugin, PluginContext, PluginFactory, OwnAnswer, OwnRequestOptions
 export { decide } from "./decide.js";
 export {
   jsonOf, isRequest, isNotification, isResponse, requestOf, responseOf, idKey, line, toolResult,
-  type RpcId, type RpcRequest, type RpcResponse, type RpcNotification,
+  messagesOf, keepMessages, toolAnswer,
+  type RpcId, type RpcRequest, type RpcResponse, type RpcNotification, type WireMessage,
 } from "./json-rpc.js";
 export { frame, type Frame, type Sender } from "../bus/frame.js";
 export { OWN_ID_PREFIX, DEFAULT_PATIENCE_MS } from "./own-requests.js";

@@ -1,4 +1,6 @@
-import { PARSED, type Frame } from "../bus/frame.js";
+import { CHECKED, PARSED, frame as newFrame, type Frame } from "../bus/frame.js";
+import { checkLine, type WireMessage } from "../protocol/line-check.js";
+import { toolResultLine } from "../protocol/compose.js";
 import { mayHoldText } from "../trace/json.js";
 import { isUtf8 } from "node:buffer";
 
@@ -100,4 +102,32 @@ export function line(message: unknown): Buffer {
 /** A `tools/call` result in the natural key order (decision 2). */
 export function toolResult(id: RpcId, text: string, isError: boolean): Buffer {
   return line({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError } });
+}
+
+export type { WireMessage } from "../protocol/line-check.js";
+
+/**
+ * The messages a line holds (one, or each element of a batch), with each message's exact
+ * text and its id as written; undefined when the line is not JSON-RPC the strict check
+ * reads. In guard mode the bus has already checked every host line a plugin sees.
+ */
+export function messagesOf(f: Frame): readonly WireMessage[] | undefined {
+  const check = (f[CHECKED] ??= checkLine(f.bytes));
+  return check.ok ? check.messages : undefined;
+}
+
+/**
+ * The frames that go on when only the messages `keep` accepts may: the line itself when it
+ * keeps them all, nothing when it keeps none, else a batch of the kept messages' exact texts.
+ */
+export function keepMessages(f: Frame, messages: readonly WireMessage[], keep: (m: WireMessage) => boolean): Frame[] {
+  const kept = messages.filter(keep);
+  if (kept.length === messages.length) return [f];
+  if (kept.length === 0) return [];
+  return [newFrame("proxy", f.tMs, Buffer.from(`[${kept.map((m) => m.text).join(",")}]\n`))];
+}
+
+/** A `tools/call` result answering `m`, with its id exactly as the host wrote it. */
+export function toolAnswer(m: WireMessage, text: string, isError: boolean): Buffer {
+  return toolResultLine(m.idText ?? "null", text, isError);
 }

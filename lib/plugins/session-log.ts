@@ -23,8 +23,13 @@ export class SessionLog {
     private readonly recorder: Recorder | undefined,
   ) {}
 
-  readonly add = (f: Frame): void => {
-    this.recorder?.line(f.from, f.tMs, f.bytes);
+  /** Logs a line; `raw` logs it as text whatever it holds, and keeps it out of the episode (a refused line). */
+  readonly add = (f: Frame, raw = false): void => {
+    this.recorder?.line(f.from, f.tMs, f.bytes, raw);
+    if (raw) {
+      this.frames.next(f);
+      return;
+    }
     // The episode reads what the log will hold: `message` only where the log says so
     // (the same rule as the writer's, on the value plugins already had parsed). What the
     // episode would ignore is not walked.

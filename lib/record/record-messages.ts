@@ -1,7 +1,10 @@
 /** Messages between the proxy and its writer thread (record-worker.ts). */
 export type ToWriter =
-  /** A batch of lines: one transferred buffer, each line's end offset, time and sender. */
-  | { kind: "lines"; data: ArrayBuffer; ends: number[]; times: number[]; froms: string[] }
+  /**
+   * A batch of lines: one transferred buffer, each line's end offset, time and sender, and
+   * the indexes of lines to log as `raw` whatever they hold (lines the proxy refused).
+   */
+  | { kind: "lines"; data: ArrayBuffer; ends: number[]; times: number[]; froms: string[]; raw: number[] }
   /**
    * The header, written just before the first entries with what the host's first lines
    * say of the protocol era (or at the end, if no entry ever comes).

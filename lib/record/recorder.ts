@@ -42,10 +42,10 @@ export class Recorder {
   };
 
   /** Records one whole line (a wire line, or one the proxy composed). */
-  line(from: Sender, tMs: number, bytes: Buffer): void {
+  line(from: Sender, tMs: number, bytes: Buffer, raw = false): void {
     // Hand-off order is log order: never let a time go backwards down the file.
     this.lastT = Math.max(this.lastT, tMs);
-    this.queue.push({ tMs: this.lastT, from, bytes });
+    this.queue.push(raw ? { tMs: this.lastT, from, bytes, raw } : { tMs: this.lastT, from, bytes });
     this.queuedBytes += bytes.length;
     // Lines go to the writer thread in batches: every few milliseconds, or at once when
     // much is queued. A crash loses at most what is queued, as with any writer.

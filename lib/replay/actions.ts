@@ -32,6 +32,11 @@ export function actionOf(
       arguments: params?.arguments ?? null,
     };
   }
+  if (isProxyError(msg)) {
+    // An error the proxy answered with: a line or call it would not forward.
+    const id = msg.id ?? null;
+    return { action: "refused", id, tool: requests.get(JSON.stringify(id))?.tool ?? null, text: String(msg.error.message ?? "") };
+  }
   if (!isResponse(msg)) return undefined;
   const asked = requests.get(JSON.stringify(msg.id));
   if (answeredByServer(msg.id)) return { action: "rewrote", id: msg.id, method: asked?.method ?? null };
@@ -40,4 +45,10 @@ export function actionOf(
   const tool = asked?.tool ?? null;
   if (result?.isError === true && text.startsWith(REFUSED)) return { action: "refused", id: msg.id, tool, text };
   return { action: "answered", id: msg.id, tool, text, isError: result?.isError === true };
+}
+
+function isProxyError(v: unknown): v is { id?: unknown; error: { message?: unknown } } {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const error = (v as { error?: unknown }).error;
+  return error !== null && typeof error === "object" && (v as { method?: unknown }).method === undefined;
 }

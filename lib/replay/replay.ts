@@ -10,6 +10,7 @@ import type { LogEntry, McpLog } from "../trace/log-types.js";
 import type { Json } from "../trace/json.js";
 import { actionOf, type ReplayAction } from "./actions.js";
 import { LogServer } from "./log-server.js";
+import { isErrorAnswer } from "../transport/http/errors.js";
 
 export interface ReplayOptions {
   /** The built-in and user plugins, made exactly as the live proxy makes them. */
@@ -89,8 +90,10 @@ function play(
   requests: Map<string, { method: string; tool: string | null }>,
   serverAnswered: Set<string>,
 ): boolean {
-  const bytes = Buffer.from(`${e.message !== undefined ? JSON.stringify(e.message) : (e.raw ?? "")}\n`);
-  switch (e.from) {
+  const bytes = e.message !== undefined ? Buffer.from(`${JSON.stringify(e.message)}\n`) : rawLine(e.raw ?? "");
+  // The HTTP transport's error answers are logged as the proxy's but came in the server's
+  // place (an unreachable or refusing server): the replay's server gives them again.
+  switch (e.from === "proxy" && isErrorAnswer(e.message) ? "server" : e.from) {
     case "client": {
       for (const m of Array.isArray(e.message) ? e.message : [e.message]) {
         if (isRequest(m)) {
@@ -118,6 +121,24 @@ function play(
       return false; // what the proxy did then is what this replay recomputes
   }
 }
+
+/**
+ * A line logged as `raw`, as bytes again. The log holds U+FFFD where the line had bytes
+ * that were not UTF-8; they become such a byte again (0xFF), so a check that refused the
+ * line live for its encoding refuses it in the replay too.
+ */
+function rawLine(raw: string): Buffer {
+  const pieces = raw.split("\ufffd").map((p) => Buffer.from(p, "utf8"));
+  const parts: Buffer[] = [];
+  pieces.forEach((p, i) => {
+    if (i > 0) parts.push(INVALID_BYTE);
+    parts.push(p);
+  });
+  parts.push(NEWLINE);
+  return Buffer.concat(parts);
+}
+const INVALID_BYTE = Buffer.from([0xff]);
+const NEWLINE = Buffer.from("\n");
 
 function tick(): Promise<void> {
   return new Promise((r) => setImmediate(r));

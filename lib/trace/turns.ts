@@ -160,6 +160,9 @@ export class EpisodeBuilder {
     const tool = stringOr(field(params, "name"));
     if (id === undefined || tool === undefined) return;
     const earlier = this.pending.get(id);
+    // The proxy passing on the host's own call (the rest of a batch the guards cut) is
+    // the same call, not a second one.
+    if (from === "proxy" && earlier !== undefined && earlier.name === tool) return;
     // A reused id replaces the earlier call, which can no longer be told apart from it.
     if (earlier !== undefined) {
       this.pending.delete(id);

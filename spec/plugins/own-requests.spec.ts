@@ -43,3 +43,38 @@ describe("the proxy's own requests", () => {
     assert.deepEqual(await a.answer, { kind: "no-answer", why: "server-gone" });
   });
 });
+
+describe("the proxy's own ids beside a host that uses the same shape", () => {
+  it("skips an id the host has in flight, and frees its ids once answered", () => {
+    const own = new OwnRequests();
+    assert.equal(own.hostRequest("stretto-1"), undefined, "nothing of ours holds it");
+    const a = own.open(1000);
+    assert.equal(a.id, "stretto-2", "the host's stretto-1 is skipped");
+    assert.equal(own.settle(answerTo("stretto-1"), f), false, "the host's answer goes to the host");
+    assert.equal(own.settle(answerTo("stretto-2"), f), true);
+    assert.equal(own.settle(answerTo("stretto-2"), f), false, "once answered, the id is no longer ours");
+  });
+
+  it("holds a host request reusing an own id in flight until that one is answered", async () => {
+    const own = new OwnRequests();
+    const a = own.open(1000);
+    const wait = own.hostRequest(a.id);
+    assert.ok(wait, "the host's request must wait");
+    let released = false;
+    void wait.then(() => (released = true));
+    await Promise.resolve();
+    assert.equal(released, false);
+    assert.equal(own.settle(answerTo(a.id), f), true, "the first answer is ours");
+    await wait;
+    assert.equal(own.settle(answerTo(a.id), f), false, "the next one is the host's");
+  });
+
+  it("after patience ran out, a late answer is ours only until the host takes the id", async () => {
+    const own = new OwnRequests();
+    const a = own.open(10);
+    await a.answer;
+    assert.notEqual(own.peekId(), a.id, "a late id is not handed out again");
+    own.hostRequest(a.id);
+    assert.equal(own.settle(answerTo(a.id), f), false, "the host's request with that id gets the answer");
+  });
+});

@@ -1,8 +1,10 @@
-import { mergeMap, EMPTY, of, from, type Observable } from "../../bus/rx.js";
+import { mergeMap, EMPTY, of, from, concat, type Observable } from "../../bus/rx.js";
 import type { Frame } from "../../bus/frame.js";
 import { frame } from "../../bus/frame.js";
+import { messageLine } from "../../protocol/compose.js";
+import { idKeyOfValue } from "../../protocol/id-key.js";
 import type { Plugin, PluginContext, PluginFactory } from "../api.js";
-import { idKey, jsonOf, requestOf, responseOf, toolResult, type RpcId } from "../json-rpc.js";
+import { jsonOf, keepMessages, mayHold, messagesOf, responseOf, toolAnswer, type WireMessage } from "../json-rpc.js";
 import type { ContextReader } from "../context/context-plugin.js";
 import { answerText, callLabel, innerCalls, type InnerCall } from "./commit-call.js";
 import { COMMIT_INSTRUCTIONS, COMMIT_TOOL, COMMIT_TOOL_NAME, COMMIT_USAGE } from "./listing.js";
@@ -31,13 +33,22 @@ export function commitPlugin(options: CommitOptions = {}): PluginFactory {
     const client = (source: Observable<Frame>) =>
       source.pipe(
         mergeMap((f) => {
-          const req = requestOf(f);
-          if (req?.method === "tools/list") listings.add(idKey(req.id));
-          if (req?.method === "initialize") initializes.add(idKey(req.id));
-          const params = req?.params as { name?: unknown; arguments?: unknown } | undefined;
-          if (req?.method !== "tools/call" || params?.name !== COMMIT_TOOL_NAME) return of(f);
-          // The commit's answer comes later, from the proxy; nothing goes to the server now.
-          return from(runCommit(session, req.id, params.arguments, options, patienceMs)).pipe(mergeMap(() => EMPTY));
+          if (!mayHold(f, COMMIT_TOOL_NAME) && !mayHold(f, "tools/list") && !mayHold(f, "initialize")) return of(f);
+          const messages = messagesOf(f);
+          if (!messages) return of(f);
+          const commits: WireMessage[] = [];
+          for (const m of messages) {
+            if (m.idText === undefined) continue;
+            const id = m.value["id"] as string | number;
+            if (m.method === "tools/list") listings.add(idKeyOfValue(id));
+            if (m.method === "initialize") initializes.add(idKeyOfValue(id));
+            const params = m.value["params"] as { name?: unknown } | undefined;
+            if (m.method === "tools/call" && params?.name === COMMIT_TOOL_NAME) commits.push(m);
+          }
+          if (commits.length === 0) return of(f);
+          // A commit's answer comes later, from the proxy; the rest of a batch goes on now.
+          const runs = Promise.all(commits.map((m) => runCommit(session, m, options, patienceMs)));
+          return concat(from(keepMessages(f, messages, (m) => !commits.includes(m))), from(runs).pipe(mergeMap(() => EMPTY)));
         }),
       );
 
@@ -46,7 +57,7 @@ export function commitPlugin(options: CommitOptions = {}): PluginFactory {
         mergeMap((f) => {
           const res = responseOf(f);
           if (!res) return of(f);
-          const key = idKey(res.id);
+          const key = idKeyOfValue(res.id);
           if (listings.delete(key)) return of(withCommitListed(f));
           if (initializes.delete(key)) return of(withCommitInstructions(f));
           return of(f);
@@ -63,7 +74,7 @@ function withCommitListed(f: Frame): Frame {
   const result = msg.result;
   if (!result || !Array.isArray(result.tools) || (result.nextCursor !== undefined && result.nextCursor !== null)) return f;
   result.tools = [...result.tools, COMMIT_TOOL];
-  return frame("proxy", f.tMs, Buffer.from(`${JSON.stringify(msg)}\n`));
+  return frame("proxy", f.tMs, messageLine(msg as Record<string, unknown>, messagesOf(f)?.[0]?.idText));
 }
 
 function withCommitInstructions(f: Frame): Frame {
@@ -72,19 +83,13 @@ function withCommitInstructions(f: Frame): Frame {
   if (!result || typeof result !== "object") return f;
   const own = typeof result.instructions === "string" && result.instructions !== "" ? `${result.instructions}\n\n` : "";
   result.instructions = own + COMMIT_INSTRUCTIONS;
-  return frame("proxy", f.tMs, Buffer.from(`${JSON.stringify(msg)}\n`));
+  return frame("proxy", f.tMs, messageLine(msg as Record<string, unknown>, messagesOf(f)?.[0]?.idText));
 }
 
-async function runCommit(
-  session: PluginContext,
-  id: RpcId,
-  args: unknown,
-  options: CommitOptions,
-  patienceMs: number,
-): Promise<void> {
-  const calls = innerCalls(args);
+async function runCommit(session: PluginContext, request: WireMessage, options: CommitOptions, patienceMs: number): Promise<void> {
+  const calls = innerCalls((request.value["params"] as { arguments?: unknown }).arguments);
   if (!calls) {
-    session.toClient(toolResult(id, COMMIT_USAGE, true));
+    session.toClient(toolAnswer(request, COMMIT_USAGE, true));
     return;
   }
   const parts: string[] = [];
@@ -114,5 +119,5 @@ async function runCommit(
     failed = callFailed;
   }
   for (const rest of calls.slice(made)) parts.push(`${callLabel(rest)} was not run`);
-  session.toClient(toolResult(id, parts.join("\n\n"), failed));
+  session.toClient(toolAnswer(request, parts.join("\n\n"), failed));
 }

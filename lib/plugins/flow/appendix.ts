@@ -2,6 +2,7 @@
  * What the agent sees of a flow's lookups (facts-flows §2.9): each lookup's text, and the
  * appendix pushed onto the agent's own result as one more text item, in the pilot's format.
  */
+import { messageLine } from "../../protocol/compose.js";
 import { jsonText, type Json } from "../../trace/json.js";
 import type { RpcResponse } from "../json-rpc.js";
 
@@ -56,7 +57,7 @@ export function appendixText(looked: readonly Looked[]): string {
  * when missing or not an array), re-serialized in the server's own key order (decision 2:
  * the proxy never reorders), plus `\n`. The message is copied, never changed. Undefined when the response has no object `result`.
  */
-export function withAppendix(message: unknown, looked: readonly Looked[]): Buffer | undefined {
+export function withAppendix(message: unknown, looked: readonly Looked[], idText?: string): Buffer | undefined {
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
   const copy = structuredClone(message) as { result?: unknown };
   const result = copy.result;
@@ -65,5 +66,6 @@ export function withAppendix(message: unknown, looked: readonly Looked[]): Buffe
   const r = result as { content?: unknown };
   if (Array.isArray(r.content)) r.content.push(item);
   else r.content = [item];
-  return Buffer.from(`${JSON.stringify(copy)}\n`);
+  // The id goes back exactly as the server wrote it (a long integer keeps every digit).
+  return messageLine(copy as Record<string, unknown>, idText);
 }

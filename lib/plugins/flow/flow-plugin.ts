@@ -13,7 +13,7 @@ import type { Oracle } from "../../oracle/oracle.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
 import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
 import type { ContextReader } from "../context/context-plugin.js";
-import { idKey, jsonOf, mayHold, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
+import { idKey, jsonOf, mayHold, messagesOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
 import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "./decide/index.js";
@@ -280,7 +280,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         session.say(`the flow failed, handing back: ${errorText(err)}`);
       }
       if (looked.length === 0) return f;
-      const bytes = withAppendix(jsonOf(f), looked);
+      const bytes = withAppendix(jsonOf(f), looked, messagesOf(f)?.[0]?.idText);
       return bytes === undefined ? f : frame("proxy", session.clock.now(), bytes);
     }
 

@@ -1,7 +1,8 @@
-import { frame, type Frame } from "../../bus/frame.js";
+import type { Frame } from "../../bus/frame.js";
+import { errorLine } from "../../protocol/compose.js";
 import type { Plugin, PluginFactory } from "../api.js";
 import { decide } from "../decide.js";
-import { isRequest, jsonOf, line, toolResult, type RpcRequest } from "../json-rpc.js";
+import { keepMessages, messagesOf, toolAnswer, type WireMessage } from "../json-rpc.js";
 import type { CallCheck } from "../commit/commit-plugin.js";
 import type { ContextReader } from "../context/context-plugin.js";
 import { refusalNotice, type Decision } from "./check.js";
@@ -41,27 +42,42 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       return { refused: d.refused, reason: d.reason };
     });
 
-    /** Answers a refused call; true when it was refused. */
-    const refuses = (req: RpcRequest): boolean => {
-      const params = req.params as { name?: unknown; arguments?: unknown } | undefined;
-      if (req.method !== "tools/call" || typeof params?.name !== "string" || !guards.guards(params.name)) return false;
-      const d = check(params.name, params.arguments);
+    /** Answers a call the guards refuse, or cannot judge; true when it must not go on. */
+    const refuses = (m: WireMessage): boolean => {
+      if (m.method !== "tools/call" || m.idText === undefined) return false;
+      const params = m.value["params"];
+      const name = isPlainObject(params) ? params["name"] : undefined;
+      if (typeof name !== "string") return unjudged(m, "a tools/call without a tool name");
+      if (!guards.guards(name)) return false;
+      const args = (params as Record<string, unknown>)["arguments"];
+      if (args !== undefined && args !== null && !isPlainObject(args)) return unjudged(m, `the arguments of ${name} are not an object`);
+      const d = check(name, args);
       if (!d.refused) return false;
-      session.say(refusalNotice(params.name, d.reason!));
-      session.toClient(toolResult(req.id, d.text!, true));
+      session.say(refusalNotice(name, d.reason!));
+      session.toClient(toolAnswer(m, d.text!, true));
+      return true;
+    };
+    /** What the guards cannot read, they cannot let through. */
+    const unjudged = (m: WireMessage, what: string): boolean => {
+      const message = `stretto-proxy: ${what} cannot be checked by the policy guards, so it was not run`;
+      session.say(`refused a call: ${what} cannot be checked`);
+      session.toClient(errorLine(m.idText, -32602, message));
       return true;
     };
 
     return {
       name: "guards",
+      judgesHostLines: true,
       client: decide((f: Frame) => {
-        const msg = jsonOf(f);
-        if (isRequest(msg)) return refuses(msg) ? [] : [f];
-        if (!Array.isArray(msg)) return [f];
-        const kept = msg.filter((m) => !(isRequest(m) && refuses(m)));
-        if (kept.length === msg.length) return [f];
-        return kept.length === 0 ? [] : [frame("proxy", f.tMs, line(kept))];
+        const messages = messagesOf(f);
+        // The bus refuses every host line it cannot read before a judging plugin sees it.
+        if (messages === undefined) return [];
+        return keepMessages(f, messages, (m) => !refuses(m));
       }),
     };
   };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

@@ -1,0 +1,33 @@
+/**
+ * Lines the proxy writes itself, in the natural key order (`jsonrpc`, `id`, then `result`
+ * or `error`), carrying the host's id exactly as the host wrote it: `9007199254740993`
+ * stays that, not the double JSON.parse makes of it, so the host can match its answer.
+ */
+
+/** A JSON-RPC error answer; without an id when none could be read from the request. */
+export function errorLine(idText: string | undefined, code: number, message: string): Buffer {
+  const id = idText === undefined ? "" : `"id":${idText},`;
+  return Buffer.from(`{"jsonrpc":"2.0",${id}"error":${JSON.stringify({ code, message })}}\n`);
+}
+
+/** A JSON-RPC result answer. */
+export function resultLine(idText: string, result: unknown): Buffer {
+  return Buffer.from(`{"jsonrpc":"2.0","id":${idText},"result":${JSON.stringify(result)}}\n`);
+}
+
+/** A `tools/call` result of one text item. */
+export function toolResultLine(idText: string, text: string, isError: boolean): Buffer {
+  return resultLine(idText, { content: [{ type: "text", text }], isError });
+}
+
+const ID_SLOT = "\u0000stretto id\u0000";
+
+/**
+ * A message re-serialized after a change (a listing with one more tool, a result with an
+ * appendix), in its own key order, with its id put back exactly as it was written.
+ */
+export function messageLine(message: Record<string, unknown>, idText: string | undefined): Buffer {
+  if (idText === undefined || !("id" in message)) return Buffer.from(`${JSON.stringify(message)}\n`);
+  const text = JSON.stringify({ ...message, id: ID_SLOT });
+  return Buffer.from(`${text.replace(JSON.stringify(ID_SLOT), () => idText)}\n`);
+}
