@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import canonicalizeModule from "canonicalize";
+import { makeDirs } from "../util/make-dirs.js";
 import { osErrorText } from "../util/os-errors.js";
+import { createNewHandle } from "../util/safe-open.js";
+import { answerFolder, isRequestKey } from "./cache-layout.js";
 import { OracleError, parseResponse, type OracleRequest, type OracleResponse } from "./oracle.js";
 
 // The package is CommonJS with an ES-style `export default` in its types: under NodeNext
@@ -22,17 +25,15 @@ export function requestKey(request: OracleRequest): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** At least 3 lowercase hex digits: anything else could name a path outside the cache. */
-export function isRequestKey(key: string): boolean {
-  return /^[0-9a-f]{3,}$/.test(key);
-}
+export { isRequestKey };
 
 let tempCounter = 0;
 
 /**
  * Answers on disk, one pretty-printed response per file at `<dir>/<key[0..2]>/<key>.json`.
  * Writes go to `<key>.tmp<pid>-<n>` beside it and are renamed into place, so a reader never
- * sees half an answer and two writers of one key leave one whole file.
+ * sees half an answer and two writers of one key leave one whole file. Folders it creates
+ * are 0700 and files 0600: the answers quote the sessions they were asked about.
  */
 export class AnswerCache {
   constructor(readonly dir: string) {}
@@ -40,7 +41,7 @@ export class AnswerCache {
   /** The file for `key`; throws `not a request key: …` for a key that is not hex. */
   pathOf(key: string): string {
     if (!isRequestKey(key)) throw new OracleError(`not a request key: ${key}`);
-    return join(this.dir, key.slice(0, 2), `${key}.json`);
+    return join(this.dir, answerFolder(key), `${key}.json`);
   }
 
   /** The cached answer, or `undefined` when there is none. A file that is not an answer is an error. */
@@ -63,18 +64,26 @@ export class AnswerCache {
   /** Stores `response` under `key` atomically (temp file, then rename). */
   async write(key: string, response: OracleResponse): Promise<void> {
     const path = this.pathOf(key);
-    const parent = join(this.dir, key.slice(0, 2));
+    const parent = join(this.dir, answerFolder(key));
     try {
-      await mkdir(parent, { recursive: true });
+      makeDirs(parent);
     } catch (err) {
       throw new OracleError(`creating ${parent}: ${osErrorText(err)}`);
     }
     const temp = join(parent, `${key}.tmp${process.pid}-${tempCounter++}`);
+    let created = false;
     try {
-      await writeFile(temp, JSON.stringify(response, null, 2));
+      const file = await createNewHandle(temp);
+      created = true;
+      try {
+        await file.writeFile(JSON.stringify(response, null, 2));
+      } finally {
+        await file.close();
+      }
       await rename(temp, path);
     } catch (err) {
-      await unlink(temp).catch(() => undefined);
+      // Only a temp file made here is removed: whatever else was at that name is not ours.
+      if (created) await unlink(temp).catch(() => undefined);
       throw new OracleError(`writing ${path}: ${osErrorText(err)}`);
     }
   }

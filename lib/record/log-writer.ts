@@ -1,8 +1,11 @@
-import { closeSync, mkdirSync, openSync, unlinkSync } from "node:fs";
+import { closeSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Sender } from "../bus/frame.js";
+import { makeDirs } from "../util/make-dirs.js";
+import { osErrorText } from "../util/os-errors.js";
 import { ProxyError } from "../util/proxy-error.js";
+import { createNew } from "../util/safe-open.js";
 import type { FromWriter, ToWriter } from "./record-messages.js";
 
 export interface LogWriterOptions {
@@ -14,6 +17,8 @@ export interface LogLine {
   tMs: number;
   from: Sender;
   bytes: Buffer;
+  /** Log the line as `raw` text even if it is JSON: the proxy refused it as unreadable. */
+  raw?: boolean;
 }
 
 /**
@@ -45,19 +50,22 @@ export class LogWriter {
     this.worker.postMessage({ kind: "header", header } satisfies ToWriter);
   }
 
-  /** Creates `<dir>/<session>.jsonl` (never overwriting) and writes the header line. */
+  /**
+   * Creates `<dir>/<session>.jsonl` (never overwriting, never through a link; 0600, in
+   * folders made 0700: the log holds every call and result) and writes the header line.
+   */
   static create(dir: string, session: string, header: object, options: LogWriterOptions = {}): LogWriter {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
     } catch (err) {
-      throw new ProxyError(`creating ${dir}`, err);
+      throw new ProxyError(`creating ${dir}: ${osErrorText(err)}`);
     }
     const path = join(dir, `${session}.jsonl`);
     let fd: number;
     try {
-      fd = openSync(path, "wx");
+      fd = createNew(path);
     } catch (err) {
-      throw new ProxyError(`creating ${path}`, err);
+      throw new ProxyError(`creating ${path}: ${osErrorText(err)}`);
     }
     try {
       JSON.stringify(header); // a header that cannot be written fails now, not later
@@ -88,6 +96,7 @@ export class LogWriter {
       ends,
       times: lines.map((l) => l.tMs),
       froms: lines.map((l) => l.from),
+      raw: lines.flatMap((l, i) => (l.raw ? [i] : [])),
     };
     this.worker.postMessage(message, [data.buffer]);
   }

@@ -167,20 +167,25 @@ describe("stretto-proxy, passive, over stdio", () => {
     const cache = join(home, ".stretto/oracle-cache/ab");
     mkdirSync(logs, { recursive: true });
     mkdirSync(cache, { recursive: true });
+    // Names the proxy gives its files: retention deletes nothing else (package.json stays).
+    const oldLog = "20260101T000000.000Z-1.jsonl";
+    const newLog = "20260102T000000.000Z-2.jsonl";
+    const key = `ab${"0".repeat(62)}.json`;
     const old = (Date.now() - 30 * 86_400_000) / 1000;
-    for (const f of [join(logs, "old.jsonl"), join(cache, "key.json")]) {
+    for (const f of [join(logs, oldLog), join(cache, key), join(logs, "package.json")]) {
       writeFileSync(f, "{}\n");
       utimesSync(f, old, old);
     }
-    writeFileSync(join(logs, "new.jsonl"), "{}\n");
+    writeFileSync(join(logs, newLog), "{}\n");
     const r = await runProxy(["--record", logs, "--retain-days", "7", "--", "cat"], { env: { ...process.env, HOME: home } });
     assert.equal(r.code, 0);
     const lines = r.stderr.trimEnd().split("\n");
     assert.equal(lines[0], `stretto-proxy: deleted 1 files older than 7 days from ${logs}`);
     assert.equal(lines[1], `stretto-proxy: deleted 1 files older than 7 days from ${join(home, ".stretto/oracle-cache")}`);
-    assert.ok(!existsSync(join(logs, "old.jsonl")));
-    assert.ok(existsSync(join(logs, "new.jsonl")));
-    assert.ok(!existsSync(join(cache, "key.json")));
+    assert.ok(!existsSync(join(logs, oldLog)));
+    assert.ok(existsSync(join(logs, newLog)));
+    assert.ok(existsSync(join(logs, "package.json")));
+    assert.ok(!existsSync(join(cache, key)));
   });
 
   it("a prune failure is told and does not stop the proxy", async () => {

@@ -1,9 +1,11 @@
 /**
  * The flow log (facts-flows §3): one JSON line per decision, then one per run, appended.
  * A log that cannot be opened is skipped: the flow still runs, and stderr says why once.
+ * It is created 0600 and never written through a symlink planted at its path.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, writeSync } from "node:fs";
 import { osErrorText } from "../../util/os-errors.js";
+import { openToAppend } from "../../util/safe-open.js";
 
 /** Where the flow's lines go. */
 export interface FlowLogSink {
@@ -17,7 +19,7 @@ export class FlowLogFile implements FlowLogSink {
   /** Opens `path` to append to; undefined (after `say`ing `flow log {path}: {e}`) when it cannot be opened. */
   static open(path: string, say: (message: string) => void): FlowLogFile | undefined {
     try {
-      return new FlowLogFile(openSync(path, "a"));
+      return new FlowLogFile(openToAppend(path));
     } catch (err) {
       say(`flow log ${path}: ${osErrorText(err)}`);
       return undefined;
