@@ -45,6 +45,8 @@ export function sessionBus(io: SessionIo): SessionBus {
     });
   const server$ = lineSource(io.server.output, {
       from: "server",
+      // A transport's own lines (an HTTP error answer) are the proxy's.
+      lineFrom: io.server.lineFrom,
       pieceLimit: 0,
       clock: io.clock,
       pressure: toClientPressure,

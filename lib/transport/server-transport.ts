@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { Sender } from "../bus/frame.js";
 
 /** How a server's side of the session ended. */
 export interface ExitStatus {
@@ -15,6 +16,12 @@ export interface ServerTransport {
   readonly input: Writable;
   /** What the server writes, as bytes. Ends when the server has nothing more to say. */
   readonly output: Readable;
+  /**
+   * Who wrote the next line of `output`, asked once per line, in order: for a transport that
+   * also writes lines of its own there (the HTTP transport's error answers when the server
+   * fails), so they are logged as the proxy's. Absent: every line is the server's.
+   */
+  readonly lineFrom?: () => Sender;
   /** Resolves once the server is gone. */
   readonly exited: Promise<ExitStatus>;
   /** Stops the server when the proxy is told to stop (decision 9): polite, then firm. */

@@ -146,7 +146,12 @@ describe("http upstream: MCP 2026-07-28", function () {
     const [log] = sessionLogs(record);
     const { entries } = readLogLines(log!);
     assert.equal(entries.filter((e) => e.includes('"from":"client"')).length, 9);
-    // 7 answers, one progress notification; the proxy's own error (id 6) is a server line too.
-    assert.equal(entries.filter((e) => e.includes('"from":"server"')).length, 8);
+    // 6 answers and one progress notification are the server's; the proxy's own error (id 6)
+    // is the proxy's (issue 10, item 16: it was logged as a server line).
+    assert.equal(entries.filter((e) => e.includes('"from":"server"')).length, 7);
+    assert.deepEqual(
+      entries.filter((e) => e.includes('"from":"proxy"')).map((e) => e.replace(/^\{"t_ms":\d+,/, "{")),
+      [`{"from":"proxy","message":${proxyError(6, "the server answered HTTP 400 Bad Request")}}`],
+    );
   });
 });

@@ -34,6 +34,18 @@ export function errorLine(idJson: string, message: string): Buffer {
   );
 }
 
+/**
+ * Whether a logged message is one of these answers. They are logged as the proxy's (it
+ * wrote them), but stand in for the server's answer: a replay plays them as the server's.
+ */
+export function isErrorAnswer(message: unknown): boolean {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return false;
+  const error = (message as { error?: unknown }).error;
+  if (error === null || typeof error !== "object") return false;
+  const { code, message: text } = error as { code?: unknown; message?: unknown };
+  return code === ERROR_CODE && typeof text === "string" && text.startsWith("stretto-proxy: ");
+}
+
 /** An error's text as a user should read it: the message, without a stack. */
 export function errorText(err: unknown): string {
   if (err instanceof Error) {

@@ -60,6 +60,8 @@ export class HttpUpstream implements ServerTransport {
   readonly input: Writable;
   readonly output: Readable;
   readonly exited: Promise<ExitStatus>;
+  /** The proxy's own error answers are its lines, not the server's (see HostOutput). */
+  readonly lineFrom = (): "server" | "proxy" => this.host.nextLineFrom();
 
   private readonly url: string;
   private readonly report: (message: string) => void;
