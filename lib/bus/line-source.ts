@@ -7,6 +7,8 @@ import type { Pressure } from "./pressure.js";
 
 export interface LineSourceOptions {
   from: Sender;
+  /** Who wrote each line, when not always `from`: asked once per line, at its first piece. */
+  lineFrom?: (() => Sender) | undefined;
   clock: Clock;
   /** Pauses the readable while a sink downstream is full. */
   pressure?: Pressure;
@@ -25,8 +27,13 @@ export function lineSource(readable: Readable, options: LineSourceOptions): Obse
   const { from, clock, pressure, onReadError } = options;
   return new Observable<Frame>((subscriber) => {
     const splitter = new LineSplitter(options.pieceLimit);
+    let lineFrom: Sender | undefined;
     const emit = (pieces: ReturnType<LineSplitter["push"]>) => {
-      for (const p of pieces) subscriber.next(frame(from, clock.now(), p.bytes, p.end));
+      for (const p of pieces) {
+        lineFrom ??= options.lineFrom?.() ?? from;
+        subscriber.next(frame(lineFrom, clock.now(), p.bytes, p.end));
+        if (p.end) lineFrom = undefined;
+      }
     };
     const onData = (chunk: Buffer) => emit(splitter.push(chunk));
     const onEnd = () => {
@@ -39,6 +46,11 @@ export function lineSource(readable: Readable, options: LineSourceOptions): Obse
       onReadError?.(err);
       subscriber.complete();
     };
+    // A stream that ended before anyone listened will not say so again: end now, never wait.
+    if (readable.readableEnded || readable.destroyed) {
+      subscriber.complete();
+      return;
+    }
     readable.on("data", onData);
     readable.once("end", onEnd);
     readable.once("error", onError);

@@ -2,6 +2,11 @@
  * A folder of session logs read as sessions, one at a time (§8.1, §8.6): each log is first
  * scanned as a stream for what grouping needs; then each session is built in turn. Only a
  * host session's logs that are merged are held in memory together.
+ *
+ * A file named as a log that is none (0 bytes, no session-log header, not readable, not a
+ * regular file) fails the whole reading, unless the folder is planned with a skip handler:
+ * then it is left out, the handler is told, and the rest is read. A log with a good header
+ * and a damaged entry always fails the reading, as a single log's reading does.
  */
 import { compareCodePoints } from "./json.js";
 import { episode, readEpisode } from "./episode.js";
@@ -10,7 +15,8 @@ import type { LogEntry } from "./log-types.js";
 import { ManifestBuilder, readManifest, type ToolManifest } from "./manifest.js";
 import { mergedLog, planSessions, type MergePlan, type SessionPlan } from "./merge.js";
 import { qualifiedEntry } from "./qualify.js";
-import { readLog, sessionLogPaths } from "./read-log.js";
+import { listFolderLogs, skipError, skipReason, type SkipHandler, type SkippedLog } from "./folder-logs.js";
+import { LogReadError, readLog } from "./read-log.js";
 import { scanLog } from "./scan-log.js";
 import type { LogSummary } from "./sessions.js";
 import type { McpLog } from "./log-types.js";
@@ -20,6 +26,8 @@ export interface Folder {
   paths: string[];
   summaries: LogSummary[];
   plan: MergePlan;
+  /** Given to {@link planFolder}: files that are no session logs are skipped and told to it. */
+  skip?: SkipHandler | undefined;
 }
 
 /** How far a long read has come: `done` of `total` logs. */
@@ -28,30 +36,48 @@ export type Progress = (done: number, total: number) => void;
 /** How many logs are scanned at once: the scan is mostly waiting on small reads. */
 const SCANS_AT_ONCE = 8;
 
-/** Scan every session log in `dir` and plan its sessions. */
-export async function planFolder(dir: string, progress?: Progress): Promise<Folder> {
-  const found = await sessionLogPaths(dir);
-  const summaries = new Array<LogSummary>(found.length);
-  // Each log's failure, so the error told is the first log's in order, however reads finish.
-  const failures = new Map<number, unknown>();
+/**
+ * Scan every session log in `dir` and plan its sessions. With `skip`, a file that is no
+ * session log is left out and told to it (in name order); without, it fails the planning.
+ */
+export async function planFolder(dir: string, progress?: Progress, skip?: SkipHandler): Promise<Folder> {
+  const listed = await listFolderLogs(dir);
+  const summaries = new Array<LogSummary | undefined>(listed.length);
+  // Each log's problem by its place in the listing, so what is told comes in name order
+  // however reads finish. `skipped` is absent for an error that is no log's fault.
+  const problems = new Map<number, { error: unknown; skipped?: SkippedLog }>();
+  listed.forEach((l, i) => {
+    if (l.readable) return;
+    const skipped = { path: l.path, reason: l.reason };
+    problems.set(i, { error: skipError(skipped), skipped });
+  });
+  // Without a skip handler, scanning stops once a problem is known before what comes next.
+  const stop = (next: number): boolean => [...problems].some(([i, p]) => i < next && (skip === undefined || !p.skipped));
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
-    while (next < found.length && failures.size === 0) {
+    while (next < listed.length && !stop(next)) {
       const i = next++;
-      try {
-        summaries[i] = await scanLog(found[i]!);
-      } catch (e) {
-        failures.set(i, e);
+      const l = listed[i]!;
+      if (l.readable) {
+        try {
+          summaries[i] = await scanLog(l.path);
+        } catch (e) {
+          problems.set(i, isSkippable(e) ? { error: e, skipped: { path: l.path, reason: skipReason(e, l.path) } } : { error: e });
+        }
       }
-      progress?.(++done, found.length);
+      progress?.(++done, listed.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(SCANS_AT_ONCE, found.length) }, worker));
-  if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
-  const order = found.map((_, i) => i).sort((a, b) => compareCodePoints(summaries[a]!.header.session, summaries[b]!.header.session));
-  const sorted = order.map((i) => summaries[i]!);
-  return { paths: order.map((i) => found[i]!), summaries: sorted, plan: planSessions(sorted) };
+  await Promise.all(Array.from({ length: Math.min(SCANS_AT_ONCE, listed.length) }, worker));
+  const inOrder = [...problems].sort(([a], [b]) => a - b).map(([, p]) => p);
+  const fatal = inOrder.find((p) => skip === undefined || !p.skipped);
+  if (fatal) throw fatal.error;
+  for (const p of inOrder) skip!(p.skipped!);
+  const kept = listed.flatMap((l, i) => (summaries[i] ? [{ path: l.path, summary: summaries[i]! }] : []));
+  kept.sort((a, b) => compareCodePoints(a.summary.header.session, b.summary.header.session));
+  const sorted = kept.map((k) => k.summary);
+  return { paths: kept.map((k) => k.path), summaries: sorted, plan: planSessions(sorted), skip };
 }
 
 /** Each session's episode, in plan order. */
@@ -59,8 +85,12 @@ export async function* folderEpisodes(folder: Folder, progress?: Progress): Asyn
   const total = folder.plan.sessions.length;
   let done = 0;
   for (const s of folder.plan.sessions) {
-    if (s.kind === "merged") yield episode(await readMerged(folder, s));
-    else yield await readEpisode(folder.paths[s.index]!, entryMap(s));
+    let ep: Episode | undefined;
+    if (s.kind === "merged") {
+      const log = await readMerged(folder, s);
+      if (log) ep = episode(log);
+    } else ep = await skipping(folder, folder.paths[s.index]!, (path) => readEpisode(path, entryMap(s)));
+    if (ep) yield ep;
     progress?.(++done, total);
   }
 }
@@ -73,20 +103,49 @@ export async function folderManifest(folder: Folder, domain: string, progress?: 
   for (const s of folder.plan.sessions) {
     if (s.kind === "merged") {
       const one = new ManifestBuilder();
-      for (const e of (await readMerged(folder, s)).entries) one.entry(e);
+      for (const e of (await readMerged(folder, s))?.entries ?? []) one.entry(e);
       all.absorb(one);
-    } else all.absorb((await readManifest(folder.paths[s.index]!, entryMap(s))).listed);
+    } else {
+      const read = await skipping(folder, folder.paths[s.index]!, (path) => readManifest(path, entryMap(s)));
+      if (read) all.absorb(read.listed);
+    }
     progress?.(++done, total);
   }
   return all.finish(domain);
 }
 
-async function readMerged(folder: Folder, s: Extract<SessionPlan, { kind: "merged" }>): Promise<McpLog> {
+/** A host session's logs merged; a log skipped here leaves the others merged without it. */
+async function readMerged(folder: Folder, s: Extract<SessionPlan, { kind: "merged" }>): Promise<McpLog | undefined> {
   const parts: { log: McpLog; server: string }[] = [];
-  for (const p of s.parts) parts.push({ log: await readLog(folder.paths[p.index]!), server: p.server });
-  return mergedLog(s.session, parts);
+  for (const p of s.parts) {
+    const log = await skipping(folder, folder.paths[p.index]!, readLog);
+    if (log) parts.push({ log, server: p.server });
+  }
+  return parts.length > 0 ? mergedLog(s.session, parts) : undefined;
+}
+
+/**
+ * What `read` makes of a log, or undefined once the skip handler was told it is no log. The
+ * planning read every header already; this is for a file changed since (truncated, say).
+ */
+async function skipping<T>(folder: Folder, path: string, read: (path: string) => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read(path);
+  } catch (e) {
+    if (!isSkippable(e) || folder.skip === undefined) throw e;
+    folder.skip({ path, reason: skipReason(e, path) });
+    return undefined;
+  }
 }
 
 function entryMap(s: SessionPlan): ((e: LogEntry) => LogEntry) | undefined {
   return s.kind === "qualified" ? (e) => qualifiedEntry(e, s.server) : undefined;
+}
+
+/**
+ * A file that is no session log (0 bytes, another kind of file, unreadable) may be skipped;
+ * a log whose header was read and whose entries are damaged may not: it fails the reading.
+ */
+function isSkippable(e: unknown): e is LogReadError {
+  return e instanceof LogReadError && e.noHeader;
 }

@@ -28,3 +28,4 @@ export { groupSessions, summarize, type LogSummary } from "./sessions.js";
 export { fullScan, scanLog } from "./scan-log.js";
 export { merge, mergedLog, planSessions, unanswered, type MergePlan, type SessionPlan, type Sessions } from "./merge.js";
 export { folderEpisodes, folderManifest, planFolder, type Folder, type Progress } from "./folder.js";
+export { listFolderLogs, type Listed, type SkipHandler, type SkippedLog } from "./folder-logs.js";

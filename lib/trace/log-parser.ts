@@ -29,6 +29,11 @@ export class LogParser {
 
   constructor(private readonly sink: LogSink) {}
 
+  /** Whether the header has been read. */
+  get hasHeader(): boolean {
+    return this.header !== undefined;
+  }
+
   /** One physical line, 1-based `n`, without its `\n` (and without a `\r` before it). */
   line(n: number, text: string): void {
     if (isBlank(text)) return;

@@ -15,6 +15,17 @@ import type { LogEntry, LogHeader, McpLog } from "./log-types.js";
 /** Why a log could not be read; `message` is the whole sentence to show. */
 export class LogReadError extends Error {
   override name = "LogReadError";
+  /**
+   * Reading failed before a session-log header was read: the file is not a session log (0
+   * bytes, another kind of file, not readable). Folder readers may skip such a file; a
+   * log whose header was read and whose entries are damaged is not skipped.
+   */
+  readonly noHeader: boolean;
+
+  constructor(message: string, options: { noHeader?: boolean } = {}) {
+    super(message);
+    this.noHeader = options.noHeader ?? false;
+  }
 }
 
 const CHUNK_BYTES = 1 << 20;
@@ -31,9 +42,10 @@ export async function streamLog(path: string, sink: LogSink): Promise<void> {
     const endedWithNewline = await forEachLine(path, (n, text) => parser.line(n, text));
     parser.end(endedWithNewline);
   } catch (e) {
-    if (e instanceof LogFormatError) throw new LogReadError(`parsing ${path}: ${e.message}`);
-    if (e instanceof Utf8Error) throw new LogReadError(`reading ${path}: ${NOT_UTF8}`);
-    if (e instanceof IoError) throw new LogReadError(`reading ${path}: ${osErrorText(e.cause)}`);
+    const noHeader = !parser.hasHeader;
+    if (e instanceof LogFormatError) throw new LogReadError(`parsing ${path}: ${e.message}`, { noHeader });
+    if (e instanceof Utf8Error) throw new LogReadError(`reading ${path}: ${NOT_UTF8}`, { noHeader });
+    if (e instanceof IoError) throw new LogReadError(`reading ${path}: ${osErrorText(e.cause)}`, { noHeader });
     throw e;
   }
 }
@@ -133,8 +145,11 @@ export async function forEachLineOf(
         nl = data.indexOf(0x0a, start);
       }
       const last = data.lastIndexOf(0x0a);
-      if (last >= start && !isUtf8(data.subarray(start, last + 1))) throw new Utf8Error();
+      // One check for the whole read; only when it fails is each line checked, so the
+      // lines before the bad one are still read (a good header says the file is a log).
+      const eachLine = last >= start && !isUtf8(data.subarray(start, last + 1));
       while (nl !== -1) {
+        if (eachLine && !isUtf8(data.subarray(start, nl))) throw new Utf8Error();
         emit(data, start, nl);
         if (stopped) return false;
         start = nl + 1;

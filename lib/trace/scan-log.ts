@@ -21,7 +21,7 @@ export async function scanLog(path: string): Promise<LogSummary> {
   try {
     handle = await open(path, "r");
   } catch (e) {
-    throw new LogReadError(`reading ${path}: ${osErrorText(e)}`);
+    throw new LogReadError(`reading ${path}: ${osErrorText(e)}`, { noHeader: true });
   }
   let quick: LogSummary | undefined;
   try {

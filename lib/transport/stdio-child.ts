@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { ProxyError } from "../util/proxy-error.js";
 import { osErrorText } from "../util/os-errors.js";
 import type { ExitStatus, ServerTransport } from "./server-transport.js";
+import { HeldOutput } from "./held-output.js";
 
 export interface StdioChildOptions {
   /** How long the server may take to exit after its stdin closes, before it is signalled. */
@@ -25,7 +26,8 @@ export class StdioChild implements ServerTransport {
     private readonly graceMs: number,
   ) {
     this.input = child.stdin;
-    this.output = child.stdout;
+    // Read from now on: a server that exits at once must still be heard to the end.
+    this.output = new HeldOutput(child.stdout);
     this.exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         this.exitStatus = { code, signal };

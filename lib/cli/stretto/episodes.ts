@@ -5,7 +5,7 @@
 import { folderEpisodes } from "../../trace/index.js";
 import { EXIT_OK, TextOut, onePositional, type Command } from "./command.js";
 import { episodeJson } from "./episode-json.js";
-import { planWithProgress } from "./folder-report.js";
+import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 import { PROGRESS_MIN_LOGS } from "./progress.js";
 
 export const episodesCommand: Command = {
@@ -20,10 +20,15 @@ export const episodesCommand: Command = {
     "tool named after its server (shop::get_order); then every other log's tools are named",
     "after their server too. stderr says what was merged, and shows progress for folders",
     `of ${PROGRESS_MIN_LOGS} logs or more.`,
+    "",
+    ...STRICT_HELP,
+    "",
+    "  --strict  Fail (exit 1) on the first file that is no session log, instead of skipping it.",
   ].join("\n"),
+  flagOptions: [STRICT_FLAG],
   async run(args, io) {
     const dir = onePositional(this, args, "a folder");
-    const { folder, progress } = await planWithProgress(io, dir);
+    const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG));
     const out = new TextOut(io.stdout);
     for await (const ep of folderEpisodes(folder, (done, total) => progress.update("building episodes", done, total))) {
       for (const piece of episodeJson(ep)) await out.write(piece);

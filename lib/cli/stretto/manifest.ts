@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import { LogReadError, folderManifest, readManifest, type ToolManifest } from "../../trace/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { EXIT_OK, TextOut, onePositional, type Command } from "./command.js";
-import { planWithProgress } from "./folder-report.js";
+import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 
 export const manifestCommand: Command = {
   name: "manifest",
@@ -21,10 +21,16 @@ export const manifestCommand: Command = {
     "listing wins. Given a folder, every session log in it counts, merged across servers",
     "as `stretto episodes` merges them.",
     "",
+    ...STRICT_HELP,
+    "A log file given by name is always read, and is an error if it cannot be.",
+    "",
     "  --domain NAME  The manifest's domain. Default: the logs' domain when they all name",
     "                 the same one, else mcp.",
+    "  --strict       Fail (exit 1) on the first file in the folder that is no session",
+    "                 log, instead of skipping it.",
   ].join("\n"),
   valueOptions: ["--domain"],
+  flagOptions: [STRICT_FLAG],
   async run(args, io) {
     const path = onePositional(this, args, "a log file or folder");
     const given = args.options.get("--domain");
@@ -36,7 +42,7 @@ export const manifestCommand: Command = {
     );
     let manifest: ToolManifest;
     if (isDir) {
-      const { folder, progress } = await planWithProgress(io, path);
+      const { folder, progress } = await planWithProgress(io, path, args.flags.has(STRICT_FLAG));
       const domains = new Set(folder.summaries.map((s) => s.header.domain));
       const [only] = domains;
       const domain = given ?? (domains.size === 1 && typeof only === "string" ? only : "mcp");
