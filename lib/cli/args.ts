@@ -30,6 +30,11 @@ export interface CommandSpec {
   options: OptionSpec[];
   /** The positional after `--`: its placeholder and help. */
   trailing?: { name: string; help: string; requiredUnless?: string; conflicts?: string };
+  /**
+   * Checks what one option's `parse` cannot see (options together, or a value that must not
+   * be echoed as given): returns a usage error's text, or undefined when all is well.
+   */
+  check?: (args: ParsedArgs) => string | undefined;
 }
 
 export type ParsedArgs = {
@@ -68,6 +73,9 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
   const byLong = new Map(spec.options.map((o) => [o.long, o]));
   const byShort = new Map(spec.options.filter((o) => o.short).map((o) => [o.short!, o]));
   let trailing: string[] | undefined;
+  // -h/-V answer only a line that is otherwise well-formed: an unknown option after them
+  // is still a usage error. What a run needs (requires, the server command) is not asked.
+  let asked: ParseOutcome | undefined;
 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -75,8 +83,14 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
       trailing = argv.slice(i + 1);
       break;
     }
-    if (arg === "-h" || arg === "--help") return { kind: "help", text: helpText(spec) };
-    if (arg === "-V" || arg === "--version") return { kind: "version", text: `${spec.name} ${spec.version}\n` };
+    if (arg === "-h" || arg === "--help") {
+      asked ??= { kind: "help", text: helpText(spec) };
+      continue;
+    }
+    if (arg === "-V" || arg === "--version") {
+      asked ??= { kind: "version", text: `${spec.name} ${spec.version}\n` };
+      continue;
+    }
 
     let option: OptionSpec | undefined;
     let inline: string | undefined;
@@ -115,6 +129,7 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
     list.push(value);
     values.set(option.long, list);
   }
+  if (asked) return asked;
 
   for (const o of spec.options) {
     if (!values.has(o.long)) continue;
@@ -140,7 +155,10 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
       throw new UsageError(`the following required arguments were not provided: ${t.name}...`);
     }
   }
-  return { kind: "run", args: { values, trailing: trailing ?? [] } };
+  const args = { values, trailing: trailing ?? [] };
+  const problem = spec.check?.(args);
+  if (problem !== undefined) throw new UsageError(problem);
+  return { kind: "run", args };
 }
 
 function helpText(spec: CommandSpec): string {

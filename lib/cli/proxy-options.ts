@@ -1,4 +1,7 @@
 import { unsignedInteger, type CommandSpec } from "./args.js";
+import { upstreamUsageProblem } from "./upstream-usage.js";
+import { recordDir } from "./record-dir.js";
+import { contextPath } from "./context-path.js";
 import { VERSION } from "../version.js";
 import { deciderName, float, oracleKind, surprise, unsigned64 } from "../plugins/flow/flow-values.js";
 
@@ -14,6 +17,7 @@ export const proxyCommand: CommandSpec = {
       long: "record",
       value: "DIR",
       heading: "Recording",
+      parse: recordDir,
       help: "Write one log per session to DIR/<session>.jsonl (DIR is created; a leading ~ is expanded)",
     },
     { long: "domain", value: "NAME", heading: "Recording", help: "Copied to the log header's domain" },
@@ -34,7 +38,7 @@ export const proxyCommand: CommandSpec = {
       value: "DAYS",
       heading: "Recording",
       parse: unsignedInteger,
-      help: "At start, delete .jsonl/.json files older than DAYS days from --record and --oracle-cache",
+      help: "At start, delete the proxy's own logs in --record and answers in --oracle-cache older than DAYS days",
     },
     {
       long: "guards",
@@ -50,6 +54,7 @@ export const proxyCommand: CommandSpec = {
       long: "context",
       value: "FILE",
       heading: "The conversation",
+      parse: contextPath,
       help: "A JSONL file the host appends the conversation to ({\"role\", \"content\"}); logged before each tool call ({session} and ~ expanded)",
     },
     {
@@ -63,6 +68,7 @@ export const proxyCommand: CommandSpec = {
     {
       long: "flow-threshold",
       value: "P",
+      requires: ["flow"],
       heading: "Flows",
       parse: float,
       defaultText: "0.3",
@@ -71,15 +77,16 @@ export const proxyCommand: CommandSpec = {
     {
       long: "flow-decider",
       value: "FLOW_DECIDER",
+      requires: ["flow"],
       heading: "Flows",
       parse: deciderName,
       help: "Where a lookup's probability comes from: arbiter, habit or reach (default: the flow's arbiter, else reach)",
     },
     { long: "flow-surprise", value: "off|NATS", heading: "Flows", parse: surprise, requires: ["flow"], help: "Accepted, not used by this build" },
-    { long: "flow-per-call", value: "N", heading: "Flows", parse: unsignedInteger, defaultText: "8", help: "The most lookups appended to one result" },
-    { long: "flow-per-session", value: "N", heading: "Flows", parse: unsignedInteger, defaultText: "40", help: "The most lookups in a session" },
-    { long: "flow-questions", value: "N", heading: "Flows", parse: unsignedInteger, defaultText: "300", help: "The most questions to the System-One model in a session" },
-    { long: "flow-log", value: "FILE", heading: "Flows", help: "Append the flow's decisions and runs here (default <session>.flow.jsonl beside the session log; {session} and ~ expanded)" },
+    { long: "flow-per-call", value: "N", requires: ["flow"], heading: "Flows", parse: unsignedInteger, defaultText: "8", help: "The most lookups appended to one result" },
+    { long: "flow-per-session", value: "N", requires: ["flow"], heading: "Flows", parse: unsignedInteger, defaultText: "40", help: "The most lookups in a session" },
+    { long: "flow-questions", value: "N", requires: ["flow"], heading: "Flows", parse: unsignedInteger, defaultText: "300", help: "The most questions to the System-One model in a session" },
+    { long: "flow-log", value: "FILE", requires: ["flow"], heading: "Flows", help: "Append the flow's decisions and runs here (default <session>.flow.jsonl beside the session log; {session} and ~ expanded)" },
     {
       long: "flow-tools",
       value: "TOOLS",
@@ -106,7 +113,7 @@ export const proxyCommand: CommandSpec = {
       defaultText: "0",
       help: "Seeds --flow-explore's draws",
     },
-    { long: "task-id", value: "ID", heading: "Flows", help: "Picks the flow's fold and feeds exploration's draws (default: the session)" },
+    { long: "task-id", value: "ID", requires: ["flow"], heading: "Flows", help: "Picks the flow's fold and feeds exploration's draws (default: the session)" },
     {
       long: "oracle",
       value: "ORACLE",
@@ -143,4 +150,5 @@ export const proxyCommand: CommandSpec = {
     requiredUnless: "upstream",
     conflicts: "upstream",
   },
+  check: upstreamUsageProblem,
 };

@@ -6,7 +6,7 @@ import { hostSession, logHeader } from "../record/log-header.js";
 import { LogWriter } from "../record/log-writer.js";
 import { Recorder } from "../record/recorder.js";
 import { redactCommand, redactUrl } from "../record/redact.js";
-import { pruneOlderThan } from "../record/retention.js";
+import { pruneAnswerCache, pruneSessionLogs } from "../record/retention.js";
 import { sessionId } from "../record/session-id.js";
 import { StdioChild } from "../transport/stdio-child.js";
 import { resolveUpstreamHeaders } from "../transport/http/headers.js";
@@ -93,7 +93,19 @@ async function activePlugins(args: ParsedArgs, session: { session: string; hostS
   const { builtinPlugins } = await import("./builtin-plugins.js");
   const { loadPlugin } = await import("../plugins/load.js");
   const flows = one(args, "flow") !== undefined ? await import("../plugins/flow/flow-options.js") : undefined;
-  return [...builtinPlugins(args, session, flows), ...(await Promise.all(userPlugins.map((m) => loadPlugin(m))))];
+  const plugins = [...builtinPlugins(args, session, flows), ...(await Promise.all(userPlugins.map((m) => loadPlugin(m))))];
+  await noteContextFile(args, session);
+  return plugins;
+}
+
+/** A conversation file not there yet is said once at start, not silently ignored. */
+async function noteContextFile(args: ParsedArgs, session: { session: string; hostSession?: string | undefined }): Promise<void> {
+  const given = one<string>(args, "context");
+  if (given === undefined) return;
+  const { contextFileNotice } = await import("../plugins/context/context-file.js");
+  const { sessionPath } = await import("../util/session-path.js");
+  const notice = contextFileNotice(sessionPath(given, session));
+  if (notice !== undefined) report(notice);
 }
 
 /** --retain-days runs first, before anything else can fail, and never stops the proxy. */
@@ -101,9 +113,11 @@ function pruneAtStart(args: ParsedArgs, recordDir: string | undefined): void {
   const days = one<number>(args, "retain-days");
   if (days === undefined) return;
   const cache = expandTilde(one<string>(args, "oracle-cache") ?? "~/.stretto/oracle-cache");
-  for (const dir of recordDir === undefined ? [cache] : [recordDir, cache]) {
+  const sweeps: Array<[string, typeof pruneSessionLogs]> = [[cache, pruneAnswerCache]];
+  if (recordDir !== undefined) sweeps.unshift([recordDir, pruneSessionLogs]);
+  for (const [dir, prune] of sweeps) {
     try {
-      const n = pruneOlderThan(dir, days);
+      const n = prune(dir, days);
       if (n > 0) report(`deleted ${n} files older than ${days} days from ${dir}`);
     } catch (err) {
       report(`pruning ${dir}: ${describe(err)}`);

@@ -12,9 +12,9 @@ export type LineKind = { kind: "message"; json: Buffer } | { kind: "raw"; text: 
 const MAX_DEPTH = 126;
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
-export function classifyLine(line: Buffer): LineKind {
+export function classifyLine(line: Buffer, forceRaw = false): LineKind {
   const body = stripLineEnd(line);
-  if (isUtf8(body)) {
+  if (!forceRaw && isUtf8(body)) {
     const text = body.toString("utf8");
     let value: unknown;
     let parsed = true;
@@ -28,17 +28,22 @@ export function classifyLine(line: Buffer): LineKind {
   return { kind: "raw", text: utf8.decode(body) };
 }
 
-/** The line minus one trailing `\n`, then one trailing `\r`. */
+/**
+ * The line minus its line end: a trailing `\n`, or `\r\n`. A `\r` that no `\n` follows is
+ * no line end but a byte that was sent (a reader with universal newlines splits on it), so
+ * it stays: a last line `\r` logs as `"\r"`, never as the empty line `"\n"` and `"\r\n"` log as.
+ */
 export function stripLineEnd(line: Buffer): Buffer {
   let end = line.length;
-  if (end > 0 && line[end - 1] === 0x0a) end--;
+  if (end === 0 || line[end - 1] !== 0x0a) return line;
+  end--;
   if (end > 0 && line[end - 1] === 0x0d) end--;
   return line.subarray(0, end);
 }
 
 /** One log line (with its `\n`) for a wire line. */
-export function formatEntry(tMs: number, from: Sender, line: Buffer): Buffer {
-  const c = classifyLine(line);
+export function formatEntry(tMs: number, from: Sender, line: Buffer, forceRaw = false): Buffer {
+  const c = classifyLine(line, forceRaw);
   const head = `{"t_ms":${tMs},"from":"${from}",`;
   if (c.kind === "message") {
     return Buffer.concat([Buffer.from(`${head}"message":`), c.json, Buffer.from("}\n")]);

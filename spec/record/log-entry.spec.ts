@@ -33,6 +33,12 @@ describe("log entries (facts-proxy-core §3.3)", () => {
     ["a number past f64", '{"n":1e400}\n', '{"n":1e400}'],
     ["a byte-order mark", "\uFEFF{}\n", "\uFEFF{}"],
     ["other whitespace kept", "  not json \t\n", "  not json \t"],
+    // Only `\n` or `\r\n` ends a line: a `\r` no `\n` follows was sent, and is kept.
+    ["an empty line ended by CRLF", "\r\n", ""],
+    ["a last line that is a bare CR", "\r", "\r"],
+    ["a bare CR before CRLF", "\r\r\n", "\r"],
+    ["a last line ending in a bare CR", "not json\r", "not json\r"],
+    ["an empty last line", "", ""],
   ];
   for (const [what, line, text] of rawCases) {
     it(`logs ${what} as raw text`, () => {

@@ -84,6 +84,11 @@ export function parseArgs(command: Command, args: readonly string[]): ParsedArgs
   return parsed;
 }
 
+/** A line that asks for a command's help is answered only if its options are the command's. */
+export function checkHelpLine(command: Command, args: readonly string[]): void {
+  parseArgs({ ...command, flagOptions: [...(command.flagOptions ?? []), "-h", "--help"] }, args);
+}
+
 /** The one positional a command takes, or a usage error naming what it wanted. */
 export function onePositional(command: Command, args: ParsedArgs, what: string): string {
   const [first, ...rest] = args.positionals;

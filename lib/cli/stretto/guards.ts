@@ -10,8 +10,8 @@ import { writeFile } from "node:fs/promises";
 import { LogReadError, folderEpisodes, unqualified } from "../../trace/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { Auditor, auditJson, auditMarkdown, guardsSetupError, rulesFor } from "../../plugins/guards/index.js";
-import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, parseArgs, say, type Command, type Io } from "./command.js";
-import { planWithProgress } from "./folder-report.js";
+import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, checkHelpLine, parseArgs, say, type Command, type Io } from "./command.js";
+import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 import { readTau2Results } from "./tau2-results.js";
 
 export const guardsCommand: Command = {
@@ -33,15 +33,21 @@ export const guardsCommand: Command = {
     "                       a file of another domain is skipped.",
     "  --json FILE          Also write the audit as JSON.",
     "  --out FILE           Write the Markdown report there instead of stdout.",
+    "  --strict             Fail (exit 1) on the first file in --sessions that is no",
+    "                       session log, instead of skipping it.",
+    "",
+    ...STRICT_HELP,
   ].join("\n"),
   valueOptions: ["--domain", "--sessions", "--tau2-results", "--json", "--out"],
-  run: (args, io) => audit(args.options, io),
+  flagOptions: [STRICT_FLAG],
+  run: (args, io) => audit(args.options, io, args.flags.has(STRICT_FLAG)),
 };
 
 /** `stretto guards` with its arguments (those after `guards`), on the process's streams unless given. */
 export async function run(argv: readonly string[], io: Io = processIo()): Promise<number> {
   try {
     if (argv.includes("-h") || argv.includes("--help")) {
+      checkHelpLine(guardsCommand, argv);
       io.stdout.write(`${guardsCommand.summary}\n\nUsage: ${guardsCommand.usage}\n\n${guardsCommand.help}\n`);
       return EXIT_OK;
     }
@@ -60,7 +66,7 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
   }
 }
 
-async function audit(options: ReadonlyMap<string, string>, io: Io): Promise<number> {
+async function audit(options: ReadonlyMap<string, string>, io: Io, strict: boolean): Promise<number> {
   const usage = guardsCommand.usage;
   const domain = options.get("--domain");
   if (domain === undefined) throw new UsageError("guards needs --domain (retail or airline)", usage);
@@ -72,7 +78,7 @@ async function audit(options: ReadonlyMap<string, string>, io: Io): Promise<numb
 
   const auditor = new Auditor(domain, rulesFor(domain)!, unqualified);
   if (sessions !== undefined) {
-    const { folder, progress } = await planWithProgress(io, sessions);
+    const { folder, progress } = await planWithProgress(io, sessions, strict);
     for await (const ep of folderEpisodes(folder, (done, total) => progress.update("auditing sessions", done, total))) {
       auditor.add(ep);
     }

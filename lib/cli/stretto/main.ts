@@ -9,6 +9,7 @@ import {
   EXIT_UNREADABLE,
   EXIT_USAGE,
   UsageError,
+  checkHelpLine,
   parseArgs,
   say,
   type Command,
@@ -17,6 +18,7 @@ import {
 import { COMMANDS } from "./commands.js";
 
 export const USAGE = "stretto <command> [arguments]";
+const TOP_OPTIONS = ["-h", "--help", "-V", "--version"];
 
 export async function main(argv: readonly string[], io: Io, version: string): Promise<number> {
   try {
@@ -38,15 +40,22 @@ export async function main(argv: readonly string[], io: Io, version: string): Pr
 async function dispatch(argv: readonly string[], io: Io, version: string): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError("no command given (try 'stretto help')", USAGE);
-  if (first === "-h" || first === "--help") return print(io, overallHelp());
-  if (first === "-V" || first === "--version") return print(io, `stretto ${version}`);
+  if (first === "-h" || first === "--help" || first === "-V" || first === "--version") {
+    // An unknown option is a usage error wherever it is, also after -h/-V.
+    const unknown = rest.find((a) => a.startsWith("-") && !TOP_OPTIONS.includes(a));
+    if (unknown !== undefined) throw new UsageError(`no option ${unknown}`, USAGE);
+    return print(io, first === "-h" || first === "--help" ? overallHelp() : `stretto ${version}`);
+  }
   if (first === "help") {
     if (rest.length > 1) throw new UsageError(`help takes one command, not ${rest.length}`, "stretto help [command]");
     return print(io, rest[0] === undefined ? overallHelp() : commandHelp(find(rest[0])));
   }
   if (first.startsWith("-")) throw new UsageError(`no option ${first} before a command`, USAGE);
   const command = find(first);
-  if (rest.includes("-h") || rest.includes("--help")) return print(io, commandHelp(command));
+  if (rest.includes("-h") || rest.includes("--help")) {
+    checkHelpLine(command, rest);
+    return print(io, commandHelp(command));
+  }
   return command.run(parseArgs(command, rest), io);
 }
 

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { osErrorText } from "../../util/os-errors.js";
 
 /**
  * The conversation file a host appends to (`--context`): one JSON line per message,
@@ -8,7 +9,8 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
  * Read on demand, never polled: each read opens the file, starts at the byte offset already
  * taken, and takes whole lines only (a partial last line waits for the next read). The
  * offset is never reset, so a rewritten file is read on from where it was. A missing file,
- * a directory, or any read error yields nothing, silently.
+ * a directory, or any read error yields nothing (the proxy says so once at start, see
+ * `contextFileNotice`).
  */
 export class ContextFile {
   private offset = 0;
@@ -58,4 +60,22 @@ function splitLines(buf: Buffer): Buffer[] {
 function isBlank(line: Buffer): boolean {
   for (const b of line) if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a && b !== 0x0b && b !== 0x0c) return false;
   return true;
+}
+
+/**
+ * The one line the proxy says at start when the conversation cannot be read yet, else
+ * undefined. The host may create the file after the proxy starts, so this is a notice,
+ * not an error: reading goes on before each tool call as usual.
+ */
+export function contextFileNotice(path: string): string | undefined {
+  // stat and access, not open: opening a FIFO would wait for a writer.
+  try {
+    if (statSync(path).isDirectory()) return `the conversation file ${path} is a folder; nothing is read from it`;
+    accessSync(path, constants.R_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return `the conversation file ${path} does not exist yet; it is read once the host creates it`;
+    return `the conversation file ${path} cannot be read (${osErrorText(err)}); it is tried again before each tool call`;
+  }
 }

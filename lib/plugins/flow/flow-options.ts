@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { all, flag, one, type ParsedArgs } from "../../cli/args.js";
 import { makeOracle } from "../../oracle/make-oracle.js";
 import type { OracleKind } from "../../oracle/oracle.js";
-import { ProxyError } from "../../util/proxy-error.js";
+import { ProxyError, describe } from "../../util/proxy-error.js";
 import { sessionPath } from "../../util/session-path.js";
 import { expandTilde } from "../../util/tilde.js";
 import type { PluginFactory } from "../api.js";
@@ -66,7 +66,8 @@ export function flowFromArgs(
   try {
     flow = loadFlow(path);
   } catch (err) {
-    throw new ProxyError(`loading ${path}`, err);
+    // One line on stderr, whatever a value named in the reason holds.
+    throw new ProxyError(`loading ${path}`, describe(err).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1)));
   }
   const decider = one<DeciderName>(args, "flow-decider") ?? defaultDecider(flow);
   const mismatch = deciderMismatch(flow, path, decider);

@@ -14,6 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { osErrorText } from "../../../util/os-errors.js";
+import { describeJsonSyntaxError } from "../../../util/json-syntax-error.js";
 import { checkProgram } from "../program/compile-program.js";
 import { parseProgram } from "../program/parse-program.js";
 import { standardProgram } from "../program/standard-program.js";
@@ -51,8 +52,9 @@ export function parseFlow(text: string): Flow {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch (err) {
-    throw new FlowLoadError(`not a stretto flow: ${err instanceof Error ? err.message : String(err)}`);
+  } catch {
+    // V8's message quotes the text (a flow may hold secrets) and may span lines: name the place.
+    throw new FlowLoadError(`not a stretto flow: ${describeJsonSyntaxError(text)}`);
   }
   return flowFromJson(doc);
 }
