@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { LineHost } from "./line-host.js";
 import fc from "fast-check";
 import { checkLine } from "../../lib/protocol/line-check.js";
 import { DEMO, NODE, PROXY, cleanTemp, killAll, start, tempDir } from "../helpers/processes.js";
@@ -63,17 +63,11 @@ describe("guard mode, differential fuzzing", function () {
   it(`no reader finds a refused call in what reached the server (${THROUGH_PROXY} lines through the real proxy)`, async () => {
     const lines = fc.sample(refusedCallLine, { numRuns: THROUGH_PROXY, seed: 7 });
     const dir = tempDir();
-    const proxy = start(NODE, [PROXY, "--guards", "--domain", "retail", "--", NODE, TAP, dir, "--", NODE, DEMO, "--world", "retail"]);
-    const done = new Promise<void>((resolve) => {
-      createInterface({ input: proxy.stdout! }).on("line", (l) => {
-        if (l.includes('"id":"end"')) resolve();
-      });
-    });
-    for (const l of lines) proxy.stdin!.write(Buffer.concat([l, Buffer.from("\n")]));
-    proxy.stdin!.write('{"jsonrpc":"2.0","id":"end","method":"ping"}\n');
-    await done;
-    proxy.stdin!.end();
-    await new Promise((r) => proxy.once("close", r));
+    const host = new LineHost(start(NODE, [PROXY, "--guards", "--domain", "retail", "--", NODE, TAP, dir, "--", NODE, DEMO, "--world", "retail"]));
+    for (const l of lines) host.send(l);
+    host.send('{"jsonrpc":"2.0","id":"end","method":"ping"}');
+    await host.waitFor((l) => l.includes('"id":"end"'));
+    await host.end();
     const reached = readFileSync(join(dir, "host-sent.bin"));
     for (const [name, read] of Object.entries(READERS)) {
       assert.deepEqual(callsOf(read(reached), "cancel_pending_order"), [], `${name} found a refused call`);

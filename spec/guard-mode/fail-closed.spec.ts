@@ -8,13 +8,14 @@ import assert from "node:assert/strict";
 import { constants } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { LineHost } from "./line-host.js";
 import { DEMO, NODE, PROXY, STRETTO, cleanTemp, killAll, readLogLines, run, sessionLogs, start, tempDir } from "../helpers/processes.js";
 import { initialize, initialized, startDemoHttp } from "../http/support.js";
 
 const TAP = join(PROXY, "../../../spec/helpers/wire-tap.js");
 const cancelArgs = `{"name":"cancel_pending_order","arguments":{"order_id":"#W7a","reason":"no longer needed"}}`;
 const cancel = (id: string, extra = "") => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${cancelArgs}${extra}}`;
+const END = '{"jsonrpc":"2.0","id":"end","method":"ping"}';
 const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))));
 
 /** Each finding's exact line, and the ids (as written) the host must get an error for. */
@@ -77,22 +78,14 @@ describe("guard mode fails closed: every finding of the outside probe", function
 
   before(async () => {
     dir = tempDir();
-    const proxy = start(NODE, [PROXY, "--record", dir, "--guards", "--domain", "retail", "--", NODE, TAP, dir, "--", NODE, DEMO, "--world", "retail"]);
-    answers = [];
-    const done = new Promise<void>((resolve) => {
-      createInterface({ input: proxy.stdout! }).on("line", (l) => {
-        const value = JSON.parse(l) as Answer;
-        answers.push({ raw: l, value });
-        if (value.id === "end") resolve();
-      });
-    });
+    const host = new LineHost(start(NODE, [PROXY, "--record", dir, "--guards", "--domain", "retail", "--", NODE, TAP, dir, "--", NODE, DEMO, "--world", "retail"]));
     // The same cancellation written plainly: refused by the policy, as a baseline.
-    proxy.stdin!.write(`${cancel("1")}\n`);
-    for (const f of FINDINGS) proxy.stdin!.write(Buffer.concat([f.line, Buffer.from("\n")]));
-    proxy.stdin!.write(`{"jsonrpc":"2.0","id":"end","method":"ping"}\n`);
-    await done;
-    proxy.stdin!.end();
-    await new Promise((r) => proxy.once("close", r));
+    host.send(cancel("1"));
+    for (const f of FINDINGS) host.send(f.line);
+    host.send(END);
+    await host.waitFor((l) => l.includes('"id":"end"'));
+    await host.end();
+    answers = host.lines.map((raw) => ({ raw, value: JSON.parse(raw) as Answer }));
     reachedServer = readFileSync(join(dir, "host-sent.bin"), "latin1");
     log = sessionLogs(dir)[0]!;
   });
@@ -199,20 +192,15 @@ describe("guard mode fails closed in front of a Streamable HTTP server (--upstre
 
   it("answers the invalid UTF-8 and duplicate-key cancellations itself; the server runs neither", async () => {
     const { url } = await startDemoHttp(["--world", "retail"]);
-    const host = start(NODE, [PROXY, "--guards", "--domain", "retail", "--upstream", url]);
-    const lines: string[] = [];
-    const done = new Promise<void>((resolve) => {
-      createInterface({ input: host.stdout! }).on("line", (l) => {
-        lines.push(l);
-        if (l.includes('"id":"end"')) resolve();
-      });
-    });
-    host.stdin!.write(`${JSON.stringify(initialize(1))}\n${JSON.stringify(initialized)}\n`);
-    host.stdin!.write(Buffer.concat([Buffer.from(cancel("2", `,"pad":"`).slice(0, -1)), Buffer.from([0xc3]), Buffer.from(`"}\n`)]));
-    host.stdin!.write(`${cancel("3").replace('"name":"cancel_pending_order"', '"name":"get_order_details","name":"cancel_pending_order"')}\n`);
-    host.stdin!.write(`{"jsonrpc":"2.0","id":"end","method":"ping"}\n`);
-    await done;
-    host.stdin!.end();
+    const host = new LineHost(start(NODE, [PROXY, "--guards", "--domain", "retail", "--upstream", url]));
+    host.send(JSON.stringify(initialize(1)));
+    host.send(JSON.stringify(initialized));
+    host.send(Buffer.concat([Buffer.from(cancel("2", `,"pad":"`).slice(0, -1)), Buffer.from([0xc3]), Buffer.from(`"}`)]));
+    host.send(cancel("3").replace('"name":"cancel_pending_order"', '"name":"get_order_details","name":"cancel_pending_order"'));
+    host.send(END);
+    await host.waitFor((l) => l.includes('"id":"end"'));
+    await host.end();
+    const lines = host.lines;
     assert.match(lines.find((l) => l.includes('"id":2,'))!, /"code":-32700,"message":"stretto-proxy did not forward this line: the line is not valid UTF-8"/);
     assert.match(lines.find((l) => l.includes('"id":3,'))!, /"code":-32600/);
     assert.doesNotMatch(lines.join("\n"), /cancelled/);

@@ -3,37 +3,8 @@
  * changed. Hosts are plain processes writing lines, so every id shape can be sent.
  */
 import assert from "node:assert/strict";
-import { createInterface } from "node:readline";
-import type { ChildProcess } from "node:child_process";
+import { LineHost } from "./line-host.js";
 import { DEMO, NODE, PROXY, STRETTO, cleanTemp, fixtureServer, killAll, run, sessionLogs, start, tempDir } from "../helpers/processes.js";
-
-/** A host that writes lines as given and collects the raw lines it gets back. */
-class LineHost {
-  readonly lines: string[] = [];
-  private readonly watchers: Array<{ test: (l: string) => boolean; resolve: (l: string) => void }> = [];
-  constructor(readonly child: ChildProcess) {
-    createInterface({ input: child.stdout! }).on("line", (l) => {
-      this.lines.push(l);
-      for (const w of this.watchers.splice(0)) {
-        if (w.test(l)) w.resolve(l);
-        else this.watchers.push(w);
-      }
-    });
-  }
-  send(line: string): void {
-    this.child.stdin!.write(`${line}\n`);
-  }
-  /** The first line (already here or still to come) that `test` accepts. */
-  waitFor(test: (l: string) => boolean): Promise<string> {
-    const seen = this.lines.find(test);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve) => this.watchers.push({ test, resolve }));
-  }
-  async end(): Promise<void> {
-    this.child.stdin!.end();
-    await new Promise((r) => this.child.once("close", r));
-  }
-}
 
 const call = (idText: string, name: string, args: object) =>
   `{"jsonrpc":"2.0","id":${idText},"method":"tools/call","params":${JSON.stringify({ name, arguments: args })}}`;
