@@ -6,7 +6,7 @@ import { folderEpisodes } from "../../trace/index.js";
 import { EXIT_OK, TextOut, onePositional, type Command } from "./command.js";
 import { episodeJson } from "./episode-json.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
-import { PROGRESS_MIN_LOGS } from "./progress.js";
+import { PROGRESS_MIN_LOGS, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 
 export const episodesCommand: Command = {
   name: "episodes",
@@ -19,16 +19,17 @@ export const episodesCommand: Command = {
     "at overlapping times) are merged into one episode named after the host session, each",
     "tool named after its server (shop::get_order); then every other log's tools are named",
     "after their server too. stderr says what was merged, and shows progress for folders",
-    `of ${PROGRESS_MIN_LOGS} logs or more.`,
+    `of ${PROGRESS_MIN_LOGS} logs or more: a live bar on a terminal, else a line every few seconds.`,
     "",
     ...STRICT_HELP,
     "",
     "  --strict  Fail (exit 1) on the first file that is no session log, instead of skipping it.",
+    QUIET_HELP,
   ].join("\n"),
-  flagOptions: [STRICT_FLAG],
+  flagOptions: [STRICT_FLAG, QUIET_FLAG],
   async run(args, io) {
     const dir = onePositional(this, args, "a folder");
-    const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG));
+    const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
     const out = new TextOut(io.stdout);
     for await (const ep of folderEpisodes(folder, (done, total) => progress.update("building episodes", done, total))) {
       for (const piece of episodeJson(ep)) await out.write(piece);

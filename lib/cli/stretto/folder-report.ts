@@ -1,7 +1,7 @@
 /** Planning a folder's sessions for a command: progress while scanning, then what was merged. */
 import { planFolder, type Folder, type SkippedLog } from "../../trace/index.js";
 import { say, type Io } from "./command.js";
-import { PROGRESS_MIN_LOGS, ProgressLine } from "./progress.js";
+import { ProgressLine } from "./progress.js";
 
 /** The `--strict` flag of the commands that read a folder of logs, and its help lines. */
 export const STRICT_FLAG = "--strict";
@@ -16,11 +16,12 @@ export const STRICT_HELP = [
 ];
 
 /**
- * The folder's plan, and the progress line to go on with (shown for big folders only).
- * Files that are no session logs are skipped with a warning, or fail the command when `strict`.
+ * The folder's plan, and the progress line to go on with (shown for big folders only, and
+ * never when `quiet`). Files that are no session logs are skipped with a warning, or fail
+ * the command when `strict`.
  */
-export async function planWithProgress(io: Io, dir: string, strict = false): Promise<{ folder: Folder; progress: ProgressLine }> {
-  const progress = new ProgressLine(io);
+export async function planWithProgress(io: Io, dir: string, strict = false, quiet = false): Promise<{ folder: Folder; progress: ProgressLine }> {
+  const progress = new ProgressLine(io, { quiet });
   const skip = (s: SkippedLog): void => {
     progress.done(); // a progress line drawn in place would run into the warning
     say(io, `skipped ${s.path}: ${s.reason}`);
@@ -28,7 +29,7 @@ export async function planWithProgress(io: Io, dir: string, strict = false): Pro
   const folder = await planFolder(
     dir,
     (done, total) => {
-      if (done === 1) progress.enabled = total >= PROGRESS_MIN_LOGS;
+      if (done === 1) progress.start(total);
       progress.update("scanning logs", done, total);
     },
     strict ? undefined : skip,

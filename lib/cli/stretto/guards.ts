@@ -12,6 +12,7 @@ import { osErrorText } from "../../util/os-errors.js";
 import { Auditor, auditJson, auditMarkdown, guardsSetupError, rulesFor } from "../../plugins/guards/index.js";
 import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, checkHelpLine, parseArgs, say, type Command, type Io } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
+import { QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 import { readTau2Results } from "./tau2-results.js";
 
 export const guardsCommand: Command = {
@@ -35,12 +36,13 @@ export const guardsCommand: Command = {
     "  --out FILE           Write the Markdown report there instead of stdout.",
     "  --strict             Fail (exit 1) on the first file in --sessions that is no",
     "                       session log, instead of skipping it.",
+    QUIET_HELP,
     "",
     ...STRICT_HELP,
   ].join("\n"),
   valueOptions: ["--domain", "--sessions", "--tau2-results", "--json", "--out"],
-  flagOptions: [STRICT_FLAG],
-  run: (args, io) => audit(args.options, io, args.flags.has(STRICT_FLAG)),
+  flagOptions: [STRICT_FLAG, QUIET_FLAG],
+  run: (args, io) => audit(args.options, io, args.flags.has(STRICT_FLAG), quiet(args)),
 };
 
 /** `stretto guards` with its arguments (those after `guards`), on the process's streams unless given. */
@@ -66,7 +68,7 @@ export async function run(argv: readonly string[], io: Io = processIo()): Promis
   }
 }
 
-async function audit(options: ReadonlyMap<string, string>, io: Io, strict: boolean): Promise<number> {
+async function audit(options: ReadonlyMap<string, string>, io: Io, strict: boolean, quietly: boolean): Promise<number> {
   const usage = guardsCommand.usage;
   const domain = options.get("--domain");
   if (domain === undefined) throw new UsageError("guards needs --domain (retail or airline)", usage);
@@ -78,7 +80,7 @@ async function audit(options: ReadonlyMap<string, string>, io: Io, strict: boole
 
   const auditor = new Auditor(domain, rulesFor(domain)!, unqualified);
   if (sessions !== undefined) {
-    const { folder, progress } = await planWithProgress(io, sessions, strict);
+    const { folder, progress } = await planWithProgress(io, sessions, strict, quietly);
     for await (const ep of folderEpisodes(folder, (done, total) => progress.update("auditing sessions", done, total))) {
       auditor.add(ep);
     }

@@ -8,6 +8,7 @@ import { LogReadError, folderManifest, readManifest, type ToolManifest } from ".
 import { osErrorText } from "../../util/os-errors.js";
 import { EXIT_OK, TextOut, onePositional, type Command } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
+import { QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 
 export const manifestCommand: Command = {
   name: "manifest",
@@ -28,9 +29,10 @@ export const manifestCommand: Command = {
     "                 the same one, else mcp.",
     "  --strict       Fail (exit 1) on the first file in the folder that is no session",
     "                 log, instead of skipping it.",
+    QUIET_HELP,
   ].join("\n"),
   valueOptions: ["--domain"],
-  flagOptions: [STRICT_FLAG],
+  flagOptions: [STRICT_FLAG, QUIET_FLAG],
   async run(args, io) {
     const path = onePositional(this, args, "a log file or folder");
     const given = args.options.get("--domain");
@@ -42,7 +44,7 @@ export const manifestCommand: Command = {
     );
     let manifest: ToolManifest;
     if (isDir) {
-      const { folder, progress } = await planWithProgress(io, path, args.flags.has(STRICT_FLAG));
+      const { folder, progress } = await planWithProgress(io, path, args.flags.has(STRICT_FLAG), quiet(args));
       const domains = new Set(folder.summaries.map((s) => s.header.domain));
       const [only] = domains;
       const domain = given ?? (domains.size === 1 && typeof only === "string" ? only : "mcp");
