@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
 
-.PHONY: all build test demo bench clean
+.PHONY: all build test demo demo-echo bench clean
 
 all: build
 
@@ -11,7 +11,7 @@ all: build
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 
-$(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(shell find lib spec bench fixtures -name '*.ts' 2>/dev/null)
+$(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(shell find lib spec bench fixtures quickstart -name '*.ts' 2>/dev/null)
 	npx tsc -p tsconfig.json
 	chmod +x dist/lib/cli/*.js
 	touch $(BUILD_STAMP)
@@ -21,8 +21,13 @@ build: $(BUILD_STAMP)
 test: build
 	npx mocha
 
+# The quickstart: record six customers, learn a flow, review it, serve two more with it.
 demo: build
-	bash scripts/demo.sh
+	node dist/quickstart/main.js
+
+# The echo walkthrough: five messages through the proxy, then the session log.
+demo-echo: build
+	bash scripts/demo-echo.sh
 
 bench: build
 	node dist/bench/run.js

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make demo`: the product's "Try it" pipeline. Five messages through
+# `make demo-echo`: the echo walkthrough of "Try it". Five messages through
 # `stretto-proxy --record` in front of `stretto-mcp-demo`, into a temporary folder,
 # then the host's view and the session log.
 set -euo pipefail
