@@ -2,8 +2,10 @@
 import type { Command } from "./command.js";
 import { episodeCommand } from "./episode.js";
 import { episodesCommand } from "./episodes.js";
+import { flowDiffCommand } from "./flow-diff.js";
+import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
 import { manifestCommand } from "./manifest.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, flowShowCommand, flowDiffCommand];

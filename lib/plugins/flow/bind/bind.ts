@@ -54,8 +54,8 @@ function requiredOf(bindings: Bindings, tool: string): string[] | undefined {
   return out.sort(compareCodePoints);
 }
 
-/** `(a + 1) / (n + 2)`. */
-function smoothed([a, n]: readonly [number, number]): number {
+/** `(a + 1) / (n + 2)`: the chance of agreeing after `a` agreements in `n` tries. */
+export function smoothed([a, n]: readonly [number, number]): number {
   return (a + 1) / (n + 2);
 }
 

@@ -86,4 +86,6 @@ export interface FlowJson {
   thresholds?: Record<string, number>;
   contracts?: Record<string, string>;
   reach?: BackoffModelJson;
+  /** Format 2: the surprise gate (`learn --surprise`). */
+  surprise?: { window: number; threshold: number; quantile?: number };
 }

@@ -220,6 +220,11 @@ export const flowSchema = {
     thresholds: record(num),
     contracts: record(str),
     reach: backoffModel,
+    surprise: {
+      type: "object",
+      required: ["window", "threshold"],
+      properties: { window: uint, threshold: num, quantile: num },
+    },
   },
 } as const;
 

@@ -168,6 +168,17 @@ export interface Promotion {
   sites: Map<string, SiteRecord>;
 }
 
+/**
+ * The surprise gate (`learn --surprise`): the flow hands back for the rest of a session once
+ * `window` of the agent's steps in a row average more than `threshold` nats of surprise.
+ */
+export interface SurpriseGate {
+  window: number;
+  threshold: number;
+  /** The quantile of held-out training sessions' most surprising windows it was set at. */
+  quantile?: number;
+}
+
 export interface Flow {
   /** JSON `stretto_flow`. */
   version: FlowVersion;
@@ -196,4 +207,6 @@ export interface Flow {
   contracts: Map<string, string>;
   /** What came before the next write, for the reach decider. */
   reach?: BackoffModel;
+  /** Format 2: the surprise gate, when the flow has one. */
+  surprise?: SurpriseGate;
 }

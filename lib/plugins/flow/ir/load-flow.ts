@@ -6,7 +6,7 @@
  * 2. it must be 1 or 2: `flow format {v} is not supported (this build reads 1 and 2)`;
  * 3. the whole file must have every required field with its type (the schema);
  * 4. a version 1 flow may have no per-site thresholds;
- * 5. nor any version 2 binding field;
+ * 5. nor any version 2 binding field, nor a surprise gate (whose window must be 1 or more);
  * 6. its program (the standard one when absent) must compile: `the flow's program: …`.
  *
  * Every failure throws a FlowLoadError whose message is what follows
@@ -35,6 +35,9 @@ export class FlowLoadError extends Error {
 export const THRESHOLDS_NEED_V2 = "a flow with per-site thresholds is format 2";
 export const BINDINGS_NEED_V2 =
   "a flow with bindings scored where another value was named or the described record read, with sources ordered by site, with lists bound, with bare calls counted, or with constants, is format 2";
+
+export const SURPRISE_NEEDS_V2 = "a flow with a surprise gate is format 2";
+export const SURPRISE_WINDOW = "a surprise gate averages over one step or more";
 
 /** Reads and loads the flow at `path`. A file that cannot be read says why, as the OS puts it. */
 export function loadFlow(path: string): Flow {
@@ -72,8 +75,10 @@ export function flowFromJson(doc: unknown): Flow {
   } catch (err) {
     throw new FlowLoadError(`the flow's program: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (json.surprise !== undefined && json.surprise.window === 0) throw new FlowLoadError(SURPRISE_WINDOW);
   if (version === 1) {
     if (Object.keys(json.thresholds ?? {}).length > 0) throw new FlowLoadError(THRESHOLDS_NEED_V2);
+    if (json.surprise !== undefined) throw new FlowLoadError(SURPRISE_NEEDS_V2);
     if (hasVersion2Bindings(json)) throw new FlowLoadError(BINDINGS_NEED_V2);
   }
   try {

@@ -108,5 +108,9 @@ export function normalizeFlow(json: FlowJson, version: FlowVersion, program: Pro
     };
   }
   if (json.reach !== undefined) flow.reach = backoff(json.reach);
+  if (json.surprise !== undefined) {
+    const { window, threshold, quantile } = json.surprise;
+    flow.surprise = { window, threshold, ...(quantile === undefined ? {} : { quantile }) };
+  }
   return flow;
 }

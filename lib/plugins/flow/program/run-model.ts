@@ -3,6 +3,7 @@
  * `RunModel`): tool ids, and the two distributions `Decide(prev, failed)` and
  * `Outcome(d)`, both read from the habit base's level-1 counts.
  */
+import { FollowedIndex, type Followed } from "../decide/followed.js";
 import type { Flow } from "../ir/flow-types.js";
 
 /** Option 0 at every decision: hand back. */
@@ -33,38 +34,16 @@ export function siteName(tool: string, failed: boolean): string {
   return failed ? `${tool} (error)` : tool;
 }
 
-/** `(action id * 4 + outcome) * 4096 + feature`; START padding (u32::MAX) decodes to nothing. */
-function decode(symbol: number): { action: number; outcome: number } | undefined {
-  if (symbol === 4294967295) return undefined;
-  const ao = Math.floor(symbol / 4096);
-  return { action: Math.floor(ao / 4), outcome: ao % 4 };
-}
-
-interface Followed {
-  byAction: Map<number, number>;
-  total: number;
-}
-
 export class RunModel {
   /** Every tool by id: respond, the reads, then the manifest's other tools. */
   readonly tools: readonly string[];
-  private readonly followed = new Map<string, Followed>();
+  private readonly followed: FollowedIndex;
 
   constructor(private readonly flow: Flow) {
     const options = [RESPOND, ...flow.sites.reads];
     const others = [...flow.manifest.tools.keys()].filter((t) => !options.includes(t)).sort();
     this.tools = [...options, ...others];
-    const level1 = flow.habit.base.levels[1];
-    for (const [context, counts] of level1 ?? []) {
-      const d = context.length === 1 ? decode(context[0]!) : undefined;
-      if (d === undefined || d.outcome > 1 || d.action >= flow.vocab.length) continue;
-      const key = `${d.action}:${d.outcome === 1}`;
-      const into = this.followed.get(key) ?? { byAction: new Map<number, number>(), total: 0 };
-      for (const [action, n] of counts.byAction) into.byAction.set(action, (into.byAction.get(action) ?? 0) + n);
-      into.total += counts.total;
-      this.followed.set(key, into);
-    }
-    for (const [key, f] of [...this.followed]) if (!(f.total > 0)) this.followed.delete(key);
+    this.followed = new FollowedIndex(flow.habit.base, flow.vocab.length);
   }
 
   /** A tool's id; a tool the flow does not know gets the id one past the last. */
@@ -90,7 +69,7 @@ export class RunModel {
   }
 
   private counts(tool: string, failed: boolean): Followed | undefined {
-    return this.followed.get(`${this.vocabId(tool)}:${failed}`);
+    return this.followed.after(this.vocabId(tool), failed);
   }
 
   /**

@@ -1,0 +1,15 @@
+/** Whether a flow runs the standard program (facts-flows §1.5), however its file spelled it. */
+import { standardProgram } from "../plugins/flow/program/standard-program.js";
+import type { Program } from "../plugins/flow/program/program-types.js";
+
+let standard: string | undefined;
+
+/** Programs are compared by their parsed form, so key order in the file does not matter. */
+export function programKey(program: Program): string {
+  return JSON.stringify(program);
+}
+
+export function isStandardRun(program: Program): boolean {
+  standard ??= programKey(standardProgram());
+  return programKey(program) === standard;
+}
