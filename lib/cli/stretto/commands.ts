@@ -5,7 +5,9 @@ import { episodesCommand } from "./episodes.js";
 import { flowDiffCommand } from "./flow-diff.js";
 import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
+import { learnCommand } from "./learn.js";
 import { manifestCommand } from "./manifest.js";
+import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, flowShowCommand, flowDiffCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, flowShowCommand, flowDiffCommand];

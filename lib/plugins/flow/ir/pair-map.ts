@@ -19,6 +19,12 @@ export class PairMap<K, V> {
     return this.byText.get(JSON.stringify(key))?.[1];
   }
 
+  /** Sets `key`'s value; a key already there keeps its place. */
+  set(key: K, value: V): this {
+    this.byText.set(JSON.stringify(key), [key, value]);
+    return this;
+  }
+
   has(key: K): boolean {
     return this.byText.has(JSON.stringify(key));
   }

@@ -1,0 +1,17 @@
+/**
+ * A flow's bindings from its training episodes (facts-flows §1.3, §5.1 step 9): the
+ * counting pass, the tables it keeps, then the passes that score the binder's picks.
+ */
+import type { Episode } from "../../trace/index.js";
+import type { Bindings, ToolKind } from "../../plugins/flow/ir/index.js";
+import { countCalls, emptyCallCounts } from "./count-calls.js";
+import { firstPassBindings } from "./finish-tables.js";
+import { scorePicks } from "./score-picks.js";
+
+export function learnBindings(episodes: readonly Episode[], kinds: ReadonlyMap<string, ToolKind>, constants: boolean): Bindings {
+  const counts = emptyCallCounts();
+  for (const ep of episodes) countCalls(counts, ep, kinds);
+  const bindings = firstPassBindings(counts, constants);
+  for (const ep of episodes) scorePicks(bindings, ep, kinds);
+  return bindings;
+}

@@ -1,0 +1,79 @@
+/**
+ * Learning a goal-free flow from episodes (facts-flows §5.1, the habit-only pipeline):
+ * vocab, α, the grouped habit, reach, sites and bindings from the successful episodes,
+ * assembled into the flow IR with the manifest, contracts and provenance.
+ */
+import type { Episode, ToolManifest } from "../trace/index.js";
+import { compareCodePoints } from "../trace/json.js";
+import { standardProgram } from "../plugins/flow/program/index.js";
+import { PairMap, type Flow, type ToolKind } from "../plugins/flow/ir/index.js";
+import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
+import { learnBindings } from "./bindings/learn-bindings.js";
+import { ORDER, fitGrouped, fitReach } from "./fit-habit.js";
+import { learnSites } from "./learn-sites.js";
+import { halfLifeWeights, isSuccess, trainingSet } from "./training-set.js";
+import { actionIds, learnVocab } from "./vocab.js";
+
+/** The group a goal-free flow's habit is conditioned on. */
+export const GOAL_FREE_GROUP = 1;
+
+export const NO_SUCCESSES = "no successful training episodes to learn a habit from (set rewards to 1)";
+
+/** Why a flow cannot be learned; the message is what the command says. */
+export class LearnError extends Error {
+  override name = "LearnError";
+}
+
+export interface LearnInput {
+  /** Every episode, in session order; `domain` and `reward` already set. */
+  episodes: readonly Episode[];
+  manifest: ToolManifest;
+  contracts: ReadonlyMap<string, string>;
+  /** Learn arguments always passed with one value (`--constants`). */
+  constants: boolean;
+  /** Weigh an episode by `0.5^(age / halfLife)` (`--half-life`). */
+  halfLife?: number;
+  /** The learner's version, for provenance. */
+  version: string;
+  nowMs: number;
+  /** Fixes α instead of estimating it (tests). */
+  alpha?: number;
+}
+
+export function learnFlow(input: LearnInput): Flow {
+  const { episodes, manifest } = input;
+  const kinds = new Map(Object.entries(manifest.tools)) as Map<string, ToolKind>;
+  const vocab = learnVocab(episodes, Object.keys(manifest.tools));
+  const ids = actionIds(vocab);
+  const vocabSize = vocab.length + 1;
+  const successes = episodes.filter(isSuccess);
+  if (successes.length === 0) throw new LearnError(NO_SUCCESSES);
+  const train = trainingSet(successes, ids, halfLifeWeights(successes.length, input.halfLife));
+  const alpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize);
+  const writes = new Set([...kinds].filter(([, k]) => k === "write").map(([t]) => ids.get(t)!));
+  const sources = [...new Set(episodes.map((e) => e.agent_model))].sort(compareCodePoints);
+  return {
+    version: 1,
+    provenance: { stretto: input.version, sources, habitEpisodes: successes.length, arbiterCases: 0, compiledUnixMs: input.nowMs },
+    vocab,
+    manifest: {
+      domain: manifest.domain,
+      tools: kinds,
+      docs: new Map(Object.entries(manifest.docs).map(([t, d]) => [t, { summary: d.summary, args: new Map(Object.entries(d.args)) }])),
+    },
+    map: { fields: new Map(), ids: new PairMap() },
+    group: GOAL_FREE_GROUP,
+    habit: fitGrouped(ORDER, alpha, vocabSize, GOAL_FREE_GROUP, train),
+    sites: learnSites(train.map((t) => t.steps), kinds),
+    predicates: [],
+    weighed: [],
+    folds: [],
+    bindings: learnBindings(successes, kinds, input.constants),
+    model: "",
+    program: standardProgram(),
+    programGiven: false,
+    thresholds: new Map(),
+    contracts: new Map(input.contracts),
+    reach: fitReach(ORDER, alpha, vocabSize, train, (a) => writes.has(a)),
+  };
+}

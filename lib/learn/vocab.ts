@@ -1,0 +1,22 @@
+/**
+ * The flow's actions (facts-flows §1.2): `Respond`, then every tool the episodes called or
+ * the manifest lists, sorted by name. An action's id is its place in that list.
+ */
+import type { Episode } from "../trace/index.js";
+import { compareCodePoints } from "../trace/json.js";
+import type { VocabAction } from "../plugins/flow/ir/index.js";
+
+export function learnVocab(episodes: readonly Episode[], manifestTools: Iterable<string>): VocabAction[] {
+  const tools = new Set<string>(manifestTools);
+  for (const ep of episodes) for (const e of ep.events) if (e.kind === "assistant") for (const c of e.calls) tools.add(c.name);
+  return [{ kind: "respond" }, ...[...tools].sort(compareCodePoints).map((tool): VocabAction => ({ kind: "tool", tool }))];
+}
+
+/** Tool name → action id in `vocab`. */
+export function actionIds(vocab: readonly VocabAction[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  vocab.forEach((a, i) => {
+    if (a.kind === "tool") ids.set(a.tool, i);
+  });
+  return ids;
+}
