@@ -7,7 +7,8 @@ import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
 import { learnCommand } from "./learn.js";
 import { manifestCommand } from "./manifest.js";
+import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, flowShowCommand, flowDiffCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, flowShowCommand, flowDiffCommand];
