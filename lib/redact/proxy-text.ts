@@ -57,11 +57,16 @@ export function proxyText(text: string, v: Visitor): string {
   return out.join("\n");
 }
 
-/** A refusal's reason: the rules' names kept, the rest running text. */
+/** A refusal's reason: the rules' names kept, the rest running text (the spaces around each piece kept). */
 function reason(text: string, v: Visitor): string {
   return text
     .split(RULE)
-    .map((part, k) => (k % 2 === 1 ? part : v.words(part)))
+    .map((part, k) => {
+      if (k % 2 === 1) return part;
+      const lead = /^\s*/.exec(part)![0];
+      const trail = part.length > lead.length ? /\s*$/.exec(part)![0] : "";
+      return lead + v.words(part) + trail;
+    })
     .join("");
 }
 

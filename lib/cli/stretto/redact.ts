@@ -8,12 +8,11 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { KEEP_SHARED, SharedSessionId, redactFolder, type RedactOptions } from "../../redact/index.js";
 import { LogReadError, planFolder, type SkippedLog } from "../../trace/index.js";
 import { osErrorText } from "../../util/os-errors.js";
-import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io } from "./command.js";
+import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP } from "./folder-report.js";
-import { PROGRESS_MIN_LOGS, ProgressLine } from "./progress.js";
+import { PROGRESS_MIN_LOGS, ProgressLine, QUIET_FLAG, quiet } from "./progress.js";
 
 const SALT_ENV = "STRETTO_REDACT_SALT";
-const QUIET = "--quiet";
 
 export const redactCommand: Command = {
   name: "redact",
@@ -44,16 +43,12 @@ export const redactCommand: Command = {
     ...STRICT_HELP,
   ].join("\n"),
   valueOptions: ["--sessions", "--out", "--salt-env", "--keep-shared", "--hash-field"],
-  flagOptions: [STRICT_FLAG, QUIET],
-  run: (args, io) => redact(args.options, args.lists, args.flags, io),
+  flagOptions: [STRICT_FLAG, QUIET_FLAG],
+  run: (args, io) => redact(args, io),
 };
 
-async function redact(
-  options: ReadonlyMap<string, string>,
-  lists: ReadonlyMap<string, string[]>,
-  flags: ReadonlySet<string>,
-  io: Io,
-): Promise<number> {
+async function redact(args: ParsedArgs, io: Io): Promise<number> {
+  const { options, lists, flags } = args;
   const usage = redactCommand.usage;
   const sessions = options.get("--sessions");
   if (sessions === undefined) throw new UsageError("redact needs --sessions DIR", usage);
@@ -67,8 +62,7 @@ async function redact(
   const apart = outApart(sessions, out);
   if (apart !== undefined) return fail(io, apart);
 
-  const progress = new ProgressLine(io);
-  const quiet = flags.has(QUIET);
+  const progress = new ProgressLine(io, { quiet: quiet(args) });
   const skip = (s: SkippedLog): void => {
     progress.done();
     say(io, `skipped ${s.path}: ${s.reason}`);
@@ -76,7 +70,7 @@ async function redact(
   const folder = await planFolder(
     sessions,
     (done, total) => {
-      if (done === 1) progress.enabled = !quiet && total >= PROGRESS_MIN_LOGS;
+      if (done === 1) progress.start(total);
       progress.update("scanning logs", done, total);
     },
     flags.has(STRICT_FLAG) ? undefined : skip,
