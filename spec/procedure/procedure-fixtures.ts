@@ -46,3 +46,16 @@ export class ScriptedTools implements Tools {
     return this.answers.shift() ?? { content: "", failed: true };
   }
 }
+
+/** The built `stretto-procedure`. */
+export const PROCEDURE_BIN = join(ROOT, "dist/lib/cli/stretto-procedure.js");
+
+/**
+ * The reference's test server: answers every line holding `"id"` with a text `ok`,
+ * numbering its answers 1, 2, 3…, and exits at the end of its input.
+ */
+export const ANSWERS_OK =
+  'n=0; while IFS= read -r line; do case "$line" in *\'"id"\'*) n=$((n+1)); ' +
+  'printf \'{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"ok"}]}}\\n\' "$n";; esac; done';
+
+export const NO_DATA_TICKET = "The customer at 555-123-4567 has no mobile data.";
