@@ -12,3 +12,4 @@ export { learnVocab, actionIds } from "./vocab.js";
 export { fitGrouped, fitReach, ORDER } from "./fit-habit.js";
 export { learnSites } from "./learn-sites.js";
 export { learnBindings } from "./bindings/learn-bindings.js";
+export { learnFromSessions, type SessionsOptions } from "./learn-sessions.js";

@@ -5,7 +5,7 @@
  * `--manifest`); every session is a success unless `--rewards` says otherwise.
  */
 import { writeFile } from "node:fs/promises";
-import { LearnError, agentOnly, learnFlow, readFolderSessions } from "../../learn/index.js";
+import { LearnError, learnFromSessions, readFolderSessions } from "../../learn/index.js";
 import { flowText } from "../../plugins/flow/ir/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { VERSION } from "../../version.js";
@@ -84,16 +84,11 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
     const read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total));
     progress.done();
-    const episodes = read.episodes.map((ep) => {
-      const own = args.flags.has("--agent-only") ? agentOnly(ep) : ep;
-      // A session the rewards file does not name counts as a success.
-      return { ...own, domain, reward: rewards?.get(ep.id) ?? 1 };
-    });
-    const manifest = given === undefined ? read.listed.finish(domain) : { ...given, domain };
-    const flow = learnFlow({
-      episodes,
-      manifest,
-      contracts: read.contracts,
+    const flow = learnFromSessions(read, {
+      domain,
+      ...(rewards === undefined ? {} : { rewards }),
+      agentOnly: args.flags.has("--agent-only"),
+      ...(given === undefined ? {} : { manifest: given }),
       constants: args.flags.has("--constants"),
       ...(h === undefined ? {} : { halfLife: h }),
       version: VERSION,
@@ -104,7 +99,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     } catch (e) {
       throw new LearnError(`writing ${out}: ${osErrorText(e)}`);
     }
-    say(io, `learned the ${domain} flow from ${episodes.length} sessions (${flow.vocab.length - 1} tools) and wrote ${out}`);
+    say(io, `learned the ${domain} flow from ${read.episodes.length} sessions (${flow.vocab.length - 1} tools) and wrote ${out}`);
     return EXIT_OK;
   } catch (e) {
     if (!(e instanceof LearnError)) throw e;
