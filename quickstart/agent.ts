@@ -95,15 +95,16 @@ class Script {
       const o = JSON.parse(await this.call("get_order_details", { order_id: order })) as { status: string };
       statuses.push(`${order} is ${o.status}`);
     }
+    // What the agent says is part of the episode (each text is a reply step the habit
+    // learns), so the script says only what the published run of it says: the orders'
+    // state to a customer who asked, and nothing around a cancellation, which the
+    // customer asks for unprompted once the orders have been read.
     if (c.wish === "status") {
       this.conversation.say("assistant", `Your orders: ${statuses.join(", ")}.`);
       return;
     }
-    this.conversation.say("assistant", `Your orders: ${statuses.join(", ")}. Which one should I cancel?`);
     this.conversation.say("user", WHICH_ONE);
-    const first = details.orders[0]!;
-    await this.call("cancel_pending_order", { order_id: first, reason: REASON });
-    this.conversation.say("assistant", `Done: ${first} is cancelled.`);
+    await this.call("cancel_pending_order", { order_id: details.orders[0]!, reason: REASON });
   }
 
   /**
