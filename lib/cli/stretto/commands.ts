@@ -2,6 +2,7 @@
 import type { Command } from "./command.js";
 import { episodeCommand } from "./episode.js";
 import { episodesCommand } from "./episodes.js";
+import { evaluateCommand } from "./evaluate.js";
 import { flowDiffCommand } from "./flow-diff.js";
 import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
@@ -11,4 +12,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, flowShowCommand, flowDiffCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand];
