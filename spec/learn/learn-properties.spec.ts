@@ -105,12 +105,14 @@ describe("learning, properties", function () {
           for (const c of s) if (c.kind === "call" && READS.has(c.tool)) for (const k of ["", ...Object.keys(c.args)]) add(args, `${c.tool}.${k}`);
         }
 
-        const level0 = flow.habit.base.levels[0]!.get([])!;
+        // A level holds only contexts something followed: with no steps, none.
+        const none = { total: 0, byAction: new Map<number, number>() };
+        const level0 = flow.habit.base.levels[0]!.get([]) ?? none;
         assert.equal(level0.total, steps);
         assert.deepEqual(sortedEntries(new Map([...level0.byAction].map(([id, n]) => [name(id), n]))), sortedEntries(actions));
         const topTotal = [...flow.habit.top.values()].reduce((sum, c) => sum + c.total, 0);
         assert.equal(topTotal, steps);
-        const reach0 = flow.reach!.levels[0]!.get([])!;
+        const reach0 = flow.reach!.levels[0]!.get([]) ?? none;
         assert.equal(reach0.total, steps);
         assert.deepEqual(sortedEntries(new Map([...reach0.byAction].map(([id, n]) => [name(id), n]))), sortedEntries(reached));
         const learnedNext = new Map<string, number>();
@@ -124,7 +126,7 @@ describe("learning, properties", function () {
         assert.deepEqual(sortedEntries(learnedArgs), sortedEntries(args));
         assert.equal(flow.provenance.habitEpisodes, ss.length);
       }),
-      { numRuns: 40 },
+      { numRuns: 100 },
     );
   });
 });
