@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
 
-.PHONY: all build test demo demo-echo bench clean
+.PHONY: all build test demo demo-echo demo-procedure bench clean
 
 all: build
 
@@ -28,6 +28,10 @@ demo: build
 # The echo walkthrough: five messages through the proxy, then the session log.
 demo-echo: build
 	bash scripts/demo-echo.sh
+
+# The published telecom procedure on one ticket against the demo's telecom world, no model.
+demo-procedure: build
+	bash scripts/demo-procedure.sh
 
 bench: build
 	node dist/bench/run.js

@@ -2,7 +2,7 @@ import { emptyListing, type Listing } from "./worlds/listing.js";
 import type { WorldName } from "./worlds/world.js";
 
 export const USAGE =
-  "usage: stretto-mcp-demo [--world echo|retail] [--hide TOOL] [--hint TOOL=false|none] " +
+  "usage: stretto-mcp-demo [--world echo|retail|telecom] [--hide TOOL] [--hint TOOL=false|none] " +
   "[--http ADDR [--require-auth VALUE]]";
 export const ABOUT = "A tiny MCP server over stdio, for trying stretto-proxy.";
 
@@ -44,7 +44,7 @@ export function parseDemoArgs(args: readonly string[]): Invocation {
 function apply(options: DemoOptions, flag: string, value: string): boolean {
   switch (flag) {
     case "--world":
-      if (value !== "echo" && value !== "retail") return false;
+      if (value !== "echo" && value !== "retail" && value !== "telecom") return false;
       options.world = value;
       return true;
     case "--http":

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 export const DEMO = fileURLToPath(new URL("../../lib/cli/stretto-mcp-demo.js", import.meta.url));
 export const USAGE =
-  "usage: stretto-mcp-demo [--world echo|retail] [--hide TOOL] [--hint TOOL=false|none] " +
+  "usage: stretto-mcp-demo [--world echo|retail|telecom] [--hide TOOL] [--hint TOOL=false|none] " +
   "[--http ADDR [--require-auth VALUE]]";
 
 const running = new Set<ChildProcessWithoutNullStreams>();

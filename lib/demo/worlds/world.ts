@@ -14,4 +14,4 @@ export interface World {
   call(name: string, args: Json): ToolReply | undefined;
 }
 
-export type WorldName = "echo" | "retail";
+export type WorldName = "echo" | "retail" | "telecom";
