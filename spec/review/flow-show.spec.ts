@@ -172,6 +172,9 @@ describe("stretto flow-show (issue 11, item 4)", function () {
       const r = await show(v1);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /^stretto: loading .*\.flow\.json: a flow with a surprise gate is format 2\n$/);
+      const empty = await show(edited(flow, (f) => (f["surprise"] = { window: 0, threshold: 2.5 })));
+      assert.equal(empty.code, 1);
+      assert.match(empty.stderr, /: a surprise gate averages over one step or more\n$/);
     });
 
     it("no named source, every read offered, pinned inputs, code features, columns scored apart and a lookup with no arguments", async () => {
