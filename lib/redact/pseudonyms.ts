@@ -1,12 +1,12 @@
 /**
  * The second pass: which values are replaced, and by what. A value is kept when it is
- * empty, or when the tools declare it or at least `keepShared` sessions share it, unless
- * a named field holds it; otherwise it becomes `h_` and the first 12 hex digits of the
+ * empty or one character long, or when the tools declare it or at least `keepShared`
+ * sessions share it, unless a named field holds it; otherwise it becomes `h_` and the first 12 hex digits of the
  * SHA-256 of the salt, a NUL and the normalized value. The same value gets the same hash
  * wherever it appears, in every session: that is what lets a flow be learned from the copy.
  */
 import { createHash } from "node:crypto";
-import { compareCodePoints, type Json } from "../trace/json.js";
+import { charCount, compareCodePoints, type Json } from "../trace/json.js";
 import type { Census } from "./census.js";
 import { core, coreBounds, lines, normalize, words } from "./text.js";
 import type { Visitor } from "./visitor.js";
@@ -41,10 +41,15 @@ export class Pseudonyms implements Visitor {
     for (const list of this.phrases.values()) list.sort(longestFirst);
   }
 
-  /** The hash that replaces `v`, or undefined to keep it. */
+  /**
+   * The hash that replaces `v`, or undefined to keep it. A value of one character is always
+   * kept, even in a named field: it says next to nothing about anyone, and turn inference
+   * reads only values of two or more characters, so a one-character value hashed into
+   * fourteen could move a call into another turn and change what is learned.
+   */
   of(v: string): string | undefined {
     const key = normalize(v);
-    if (key === "") return undefined;
+    if (charCount(key, 2) < 2) return undefined;
     const keep = this.census.declared.has(key) || this.census.sessions(key) >= this.keepShared;
     if (keep && !this.census.forced.has(key)) return undefined;
     return `h_${createHash("sha256").update(`${this.salt}\0${key}`, "utf8").digest("hex").slice(0, 12)}`;
