@@ -56,6 +56,12 @@ export const procedureCommand: CommandSpec = {
       : "the following required arguments were not provided:\n  --procedure <FILE>",
 };
 
+// A reader that closed the pipe (`stretto-procedure … | head`) has what it wanted.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") return;
+  throw e;
+});
+
 async function main(argv: string[]): Promise<number> {
   const outcome = parseCommandLine(procedureCommand, argv);
   if (outcome.kind === "help" || outcome.kind === "version") {

@@ -46,7 +46,11 @@ export class McpStdioClient implements Tools {
   ) {
     this.sink = new WriteSink(child.input, {
       endOnComplete: true,
-      onWriteError: (err) => (this.writeError = err),
+      // A server that closed its stdin will never read the request: stop waiting for it.
+      onWriteError: (err) => {
+        this.writeError = err;
+        this.wake?.();
+      },
     });
     // Whole lines only: an answer is useful only entire, however long.
     this.subscription = lineSource(child.output, {
@@ -142,6 +146,7 @@ export class McpStdioClient implements Tools {
         return message.get("result") ?? null;
       }
       if (this.ended) throw new ProcedureError(`the server closed its output before answering ${method}`);
+      if (this.writeError !== undefined) throw new ProcedureError("the server's stdin is closed", osErrorText(this.writeError));
       await this.nextLine(method, deadline);
     }
   }

@@ -60,3 +60,23 @@ describe("the procedure's MCP stdio client", function () {
     assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
   });
 });
+
+describe("the procedure's MCP stdio client, when the server stops reading", function () {
+  this.timeout(30000);
+
+  it("says the server's stdin is closed instead of waiting for an answer that cannot come", async () => {
+    const client = await McpStdioClient.start(
+      ["sh", "-c", 'read -r l; printf \'{"jsonrpc":"2.0","id":1,"result":{}}\\n\'; read -r l; exec 0<&-; exec sleep 30'],
+      { patienceMs: 150 },
+    );
+    try {
+      // The notification is read; then stdin is closed, so the call's request meets a broken pipe.
+      await new Promise((r) => setTimeout(r, 300));
+      await assert.rejects(client.call("x", new Map()), {
+        message: "the server's stdin is closed",
+      });
+    } finally {
+      await client.shutdown();
+    }
+  });
+});
