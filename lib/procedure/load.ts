@@ -63,13 +63,34 @@ export function procedureFromJson(text: string): Procedure {
   };
 }
 
-/** A validated node, keeping only the fields the run reads; a split wins over a leaf. */
+/**
+ * A validated node, keeping only the fields the run reads. A node is read as a split when
+ * it is a whole valid split, else as a leaf: an object with `calls` and a broken split
+ * beside it is a leaf.
+ */
 function node(raw: unknown): Node {
   const o = raw as Record<string, unknown>;
-  if (typeof o["feature"] === "string" && "yes" in o && "no" in o) {
-    return { feature: o["feature"], yes: node(o["yes"]), no: node(o["no"]) };
-  }
+  if (fitsSplit(o)) return { feature: o["feature"] as string, yes: node(o["yes"]), no: node(o["no"]) };
   return { calls: (o["calls"] as Array<[string, number]>).map(([a, n]) => [a, n]) };
+}
+
+function fitsSplit(o: Record<string, unknown>): boolean {
+  return typeof o["feature"] === "string" && fitsNode(o["yes"]) && fitsNode(o["no"]);
+}
+
+function fitsNode(x: unknown): boolean {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) return false;
+  const o = x as Record<string, unknown>;
+  return fitsSplit(o) || fitsLeaf(o["calls"]);
+}
+
+function fitsLeaf(calls: unknown): boolean {
+  return (
+    Array.isArray(calls) &&
+    calls.every(
+      (c) => Array.isArray(c) && c.length === 2 && typeof c[0] === "string" && Number.isInteger(c[1]) && (c[1] as number) >= 0,
+    )
+  );
 }
 
 /** A procedure as JSON text (one-space indent is the exporter's; two here), readable again by `procedureFromJson`. */

@@ -127,6 +127,8 @@ describe("procedure library", () => {
       assert.equal(p.provenance, null);
       assert.equal(p.handoff_arguments.size, 0);
       assert.ok("feature" in p.fallback);
+      v["fallback"] = { feature: "f", yes: { calls: [["stop", 1]] }, no: 5, calls: [["x", 1]] };
+      assert.deepEqual(load(v).fallback, { calls: [["x", 1]] }, "a broken split beside calls is a leaf");
     });
 
     it("does not check actions until a run reaches them", async () => {
