@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const flowFile = join(dir, "shop.flow.json");
 
   say(`# 1. Record: a scripted agent serves 6 customers through stretto-proxy --record --context`);
-  say(`#    (one call at a time, 0.6 s apart, so each call is its own turn)`);
+  say(`#    (one call at a time, 0.6 s apart, so each call is its own turn), one proxy per customer:`);
+  say(`$ stretto-proxy --record ${sessions} --domain shop --context ${join(dir, "conversations")}/cN.jsonl -- stretto-mcp-demo --world retail`);
   for (const c of RECORDED) {
     const v = await visit(dir, c, "sessions", `c${c.n}`);
     say(`c${c.n} (${c.wish}): ${v.calls.join(", ")}`);
@@ -82,11 +83,14 @@ async function main(): Promise<void> {
   const shown = await step(["flow-show", flowFile, "--threshold", THRESHOLD], `flow-show ${flowFile} --threshold ${THRESHOLD}`);
   say(shown.replace(/\n$/, ""));
 
+  const flow = ["--flow", flowFile, "--flow-decider", "habit", "--flow-threshold", THRESHOLD];
+  const flowFlagsShown = flow.join(" ");
   say();
   say(`# 4. Serve two new customers, without and with --flow (decider habit, threshold ${THRESHOLD})`);
   say(`#    (flow-show above reviews the flow as served by default, with reach; the demo serves the habit)`);
-  const flow = ["--flow", flowFile, "--flow-decider", "habit", "--flow-threshold", THRESHOLD];
-  // Four sessions of their own, each in its own folder: served side by side to save time.
+  say(`$ stretto-proxy … ${flowFlagsShown} -- stretto-mcp-demo --world retail`);
+  // The two customers side by side, each without then with the flow, every session in a
+  // folder of its own: they share nothing, and it saves a few seconds.
   const served = await Promise.all(
     SERVED.map(async (c) => ({
       c,
