@@ -2,7 +2,7 @@
  * What the flow-show and flow-diff specs share: the published flow as JSON to edit, edited
  * copies written to a temporary folder, and the real `stretto` binary run on them.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE, STRETTO, run, tempDir, type Ran } from "../helpers/processes.js";
 import { STANDARD_PROGRAM_JSON } from "../../lib/plugins/flow/program/standard-program.js";
@@ -15,7 +15,8 @@ let n = 0;
 
 /** Writes `flow` to a fresh file and returns its path. */
 export function writeFlow(flow: FlowJson, name = "flow"): string {
-  folder ??= tempDir("stretto-review-");
+  // Another suite's cleanTemp() may have removed the folder: make a new one then.
+  if (folder === undefined || !existsSync(folder)) folder = tempDir("stretto-review-");
   const path = join(folder, `${name}-${++n}.flow.json`);
   writeFileSync(path, JSON.stringify(flow));
   return path;
