@@ -47,6 +47,8 @@ export interface SentSession {
 /** Scores one session into `into`. */
 export async function scoreSession(session: SentSession, settings: ScoreSettings, into: Scoring): Promise<void> {
   const ep = session.episode;
+  // A recorded session is its own task; τ²-bench's simulations name theirs.
+  const task = ep.task_id === "" ? ep.id : ep.task_id;
   into.episodes += 1;
   let ownIds = highestOwnId(ep);
   const turnOf = callTurns(ep);
@@ -58,7 +60,7 @@ export async function scoreSession(session: SentSession, settings: ScoreSettings
     let at = pointAt(session, turn, i, result.call_id);
     let looked = 0;
     for (;;) {
-      const next = await decide(settings, at, ep.id);
+      const next = await decide(settings, at, task);
       if (next === undefined) {
         into.unanswered += 1;
         break;
@@ -69,7 +71,7 @@ export async function scoreSession(session: SentSession, settings: ScoreSettings
       const proposal = next.proposal;
       if (proposal.action !== "lookup") break;
       tally.lookups += 1;
-      tally.tasks.add(ep.id);
+      tally.tasks.add(task);
       const copy = agentCopy(ep, turn, proposal.tool, proposal.arguments);
       if (copy === undefined) break;
       tally.used += 1;

@@ -86,6 +86,29 @@ describe("stretto promote (the command)", function () {
     assert.match(one.stderr, /^stretto: scored 1 episodes \(0 decisions left out, unanswered\); 0 of 1 sites promoted\n/);
   });
 
+  it("scores τ²-bench results (--results), whose tasks are their own, trials of one task counting once", async () => {
+    const sim = (id: string, task: string, n: number) => ({
+      id,
+      task_id: task,
+      messages: [
+        { role: "user", content: `I am c${n}@example.com.` },
+        { role: "assistant", tool_calls: [{ id: "a", name: "find_user_id_by_email", arguments: { email: `c${n}@example.com` } }] },
+        { role: "tool", id: "a", content: `user_${n}` },
+        { role: "assistant", tool_calls: [{ id: "b", name: "get_user_details", arguments: { user_id: `user_${n}` } }] },
+        { role: "tool", id: "b", content: JSON.stringify({ orders: [], user_id: `user_${n}` }) },
+      ],
+    });
+    const work = tempDir();
+    const results = join(work, "results.json");
+    const sims = [sim("r1", "task-1", 1), sim("r2", "task-1", 2), sim("r3", "task-2", 3), sim("r4", "task-3", 4)];
+    writeFileSync(results, JSON.stringify({ info: { environment_info: { domain_name: "retail" } }, simulations: sims }));
+    const r = await stretto("--flow", FIXTURE_PATH, "--results", results, "--out", join(work, "p.flow.json"), "--threshold", "0.1", "--min-tasks", "3");
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes("| `find_user_id_by_email` | 4 | 4 | 4 (100%) | 0.60 | 3 | yes |\n"), r.stdout);
+    const two = await stretto("--flow", FIXTURE_PATH, "--results", results, "--out", join(work, "p.flow.json"), "--threshold", "0.1", "--task-ids", "task-1,task-3");
+    assert.match(two.stderr, /^stretto: scored 3 episodes /);
+  });
+
   it("says what is wrong: usage errors exit 2, a flow it cannot use exits 1", async () => {
     const out = join(tempDir(), "p.flow.json");
     const base = ["--flow", FIXTURE_PATH, "--sessions", dir, "--out", out];
