@@ -82,10 +82,10 @@ export function procedureProblem(value: unknown): string | undefined {
   // A node that fits neither shape fails an anyOf, whatever went wrong deeper inside it.
   if (errors.some((e) => e.keyword === "anyOf")) return "data did not match any variant of untagged enum Node";
   const first = errors[0];
-  return first === undefined ? "invalid procedure" : serdeText(first);
+  return first === undefined ? "invalid procedure" : referenceText(first);
 }
 
-function serdeText(e: ErrorObject): string {
+function referenceText(e: ErrorObject): string {
   if (e.keyword === "required") return `missing field \`${String(e.params["missingProperty"])}\``;
   if (e.keyword === "type" || e.keyword === "minimum") {
     const wanted = e.keyword === "minimum" ? "integer" : String(e.params["type"]);
