@@ -15,10 +15,14 @@ import type { TrainingEpisode } from "./training-set.js";
 
 /** The prior's standard deviation on log α. */
 export const PRIOR_SD = 2;
-/** The grid of log α: wide enough that the prior leaves nothing beyond it (±7 sd). */
+/** The range of log α searched: wide enough that the prior leaves nothing beyond it (±7 sd). */
 const GRID_MIN = -14;
 const GRID_MAX = 14;
-const GRID_STEP = 0.002;
+/** A coarse pass finds where the posterior lives; the fine grid covers only that. */
+const COARSE_STEP = 0.1;
+const FINE_POINTS = 2001;
+/** Log density this far below the peak is left out (e^-40 of it). */
+const NEGLIGIBLE_NATS = 40;
 
 /** What one scored step read: per level, the action's count and the context's total; and its weight. */
 export interface StepCounts {
@@ -65,20 +69,34 @@ export function logPosterior(steps: readonly StepCounts[], logAlpha: number, voc
   return prequentialLogLik(steps, Math.exp(logAlpha), vocabSize) - (logAlpha * logAlpha) / (2 * PRIOR_SD * PRIOR_SD);
 }
 
-/** exp of the posterior median of log α, from the posterior on the grid (trapezoid rule). */
+/**
+ * exp of the posterior median of log α. A coarse grid over the whole range finds the
+ * interval where the posterior is not negligible (one coarse step beyond it each side);
+ * a fine grid there gives the cumulative mass by the trapezoid rule, and the median is
+ * interpolated where it crosses one half. With much data the posterior is narrow, so the
+ * fine grid is fine indeed; and each point costs a pass over the merged step counts.
+ */
 export function posteriorMedianAlpha(steps: readonly StepCounts[], vocabSize: number): number {
-  const n = Math.round((GRID_MAX - GRID_MIN) / GRID_STEP) + 1;
-  const xs = Array.from({ length: n }, (_, i) => GRID_MIN + i * GRID_STEP);
+  const coarse = Math.round((GRID_MAX - GRID_MIN) / COARSE_STEP) + 1;
+  const cx = Array.from({ length: coarse }, (_, i) => GRID_MIN + i * COARSE_STEP);
+  const clp = cx.map((x) => logPosterior(steps, x, vocabSize));
+  const peak = Math.max(...clp);
+  const first = clp.findIndex((l) => l > peak - NEGLIGIBLE_NATS);
+  const last = clp.length - 1 - [...clp].reverse().findIndex((l) => l > peak - NEGLIGIBLE_NATS);
+  const lo = cx[Math.max(0, first - 1)]!;
+  const hi = cx[Math.min(coarse - 1, last + 1)]!;
+  const step = (hi - lo) / (FINE_POINTS - 1);
+  const xs = Array.from({ length: FINE_POINTS }, (_, i) => lo + i * step);
   const lp = xs.map((x) => logPosterior(steps, x, vocabSize));
   const top = Math.max(...lp);
   const dens = lp.map((l) => Math.exp(l - top));
   const cum = [0];
-  for (let i = 1; i < n; i++) cum.push(cum[i - 1]! + ((dens[i - 1]! + dens[i]!) / 2) * GRID_STEP);
-  const half = cum[n - 1]! / 2;
+  for (let i = 1; i < FINE_POINTS; i++) cum.push(cum[i - 1]! + ((dens[i - 1]! + dens[i]!) / 2) * step);
+  const half = cum[FINE_POINTS - 1]! / 2;
   let i = 1;
-  while (i < n - 1 && cum[i]! < half) i++;
+  while (i < FINE_POINTS - 1 && cum[i]! < half) i++;
   // Linear in the cumulative mass within the interval that crosses one half.
   const span = cum[i]! - cum[i - 1]!;
   const frac = span > 0 ? (half - cum[i - 1]!) / span : 0;
-  return Math.exp(xs[i - 1]! + frac * GRID_STEP);
+  return Math.exp(xs[i - 1]! + frac * step);
 }
