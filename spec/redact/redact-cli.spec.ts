@@ -42,7 +42,7 @@ describe("stretto redact: recorded sessions", function () {
   let served: number[];
 
   before(async function () {
-    this.timeout(120000);
+    this.timeout(300000);
     raw = tempDir("stretto-redact-raw-");
     const conversations = tempDir("stretto-redact-context-");
     for (const n of CUSTOMERS) await serveCustomer(raw, conversations, n);

@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { DEMO, NODE, PROXY, start } from "../helpers/processes.js";
 
+/** Long enough for two busy shared cores. */
+const ANSWER_MS = 30000;
+
 type Msg = { id?: unknown; result?: { content?: Array<{ text: string }>; isError?: boolean } };
 
 /**
@@ -29,9 +32,21 @@ export async function serveCustomer(dir: string, contextDir: string, n: number, 
   });
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   let id = 0;
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
   const ask = (method: string, params?: unknown): Promise<Msg> => {
     const key = ++id;
-    const answer = new Promise<Msg>((r) => waiting.set(JSON.stringify(key), r));
+    const answer = new Promise<Msg>((resolve, reject) => {
+      // A proxy that stops answering fails the session with what it said, not the hook's timeout.
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`customer ${n}: no answer to ${method} within ${ANSWER_MS} ms; stderr: ${stderr}`));
+      }, ANSWER_MS);
+      waiting.set(JSON.stringify(key), (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+    });
     child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: key, method, params })}\n`);
     return answer;
   };
