@@ -6,7 +6,6 @@
  * computed, not taken from the flow: 2 when any format-2 field is non-empty, else 1.
  */
 import { compareCodePoints } from "../../../trace/json.js";
-import { STANDARD_PROGRAM_JSON } from "../program/standard-program.js";
 import type { BackoffModelJson, CountsJson, FlowJson, PredicateJson, SourceCountsJson } from "./flow-json.js";
 import type { BackoffModel, Bindings, Counts, Flow, FlowVersion, Predicate, SourceCounts } from "./flow-types.js";
 import type { PairMap } from "./pair-map.js";
@@ -59,11 +58,12 @@ function sourceCounts(s: SourceCounts): SourceCountsJson {
   return { values: s.values, found: sortedPairs(s.found, same) };
 }
 
-/** Whether any binding field of format 2 holds something. */
+/** Whether any field of format 2 holds something (thresholds, the surprise gate, the newer bindings). */
 export function hasVersion2Fields(flow: Flow): boolean {
   const b = flow.bindings;
   return (
     flow.thresholds.size > 0 ||
+    flow.surprise !== undefined ||
     b.namedOther.size > 0 ||
     b.describedRead.size > 0 ||
     b.siteSources.length > 0 ||
@@ -95,9 +95,8 @@ function bindingsJson(b: Bindings): FlowJson["bindings"] {
 }
 
 /**
- * The flow as its file's JSON value. The program is written as the standard one's JSON
- * when the flow holds the standard program and none was given (a learned flow); a flow
- * loaded with its own program must be written by whoever can print that program.
+ * The flow as its file's JSON value. The program is always written (its AST is its JSON
+ * form), so a flow read without one is written with the standard program it ran.
  */
 export function flowToJson(flow: Flow): FlowJson {
   const p = flow.provenance;
@@ -135,7 +134,7 @@ export function flowToJson(flow: Flow): FlowJson {
     bindings: bindingsJson(flow.bindings),
     model: flow.model,
   };
-  if (!flow.programGiven) json.program = structuredClone(STANDARD_PROGRAM_JSON);
+  json.program = structuredClone(flow.program);
   if (flow.promoted !== undefined) {
     const { bar, sites } = flow.promoted;
     json.promoted = {
@@ -146,6 +145,10 @@ export function flowToJson(flow: Flow): FlowJson {
   if (flow.thresholds.size > 0) json.thresholds = sortedObject(flow.thresholds, same);
   if (flow.contracts.size > 0) json.contracts = sortedObject(flow.contracts, same);
   if (flow.reach !== undefined) json.reach = backoff(flow.reach);
+  if (flow.surprise !== undefined) {
+    const { window, threshold, quantile } = flow.surprise;
+    json.surprise = { window, threshold, ...(quantile === undefined ? {} : { quantile }) };
+  }
   return json;
 }
 
