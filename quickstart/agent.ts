@@ -90,21 +90,26 @@ class Script {
     this.conversation.say("user", opening(c));
     const userId = await this.call("find_user_id_by_email", { email: emailOf(c) });
     const details = JSON.parse(await this.call("get_user_details", { user_id: userId })) as { orders: string[] };
+    // The shop gives every customer two orders.
+    const [first, second] = details.orders as [string, string];
     const statuses: string[] = [];
-    for (const order of details.orders) {
+    for (const order of [first, second]) {
       const o = JSON.parse(await this.call("get_order_details", { order_id: order })) as { status: string };
-      statuses.push(`${order} is ${o.status}`);
+      statuses.push(o.status);
     }
     // What the agent says is part of the episode (each text is a reply step the habit
-    // learns), so the script says only what the published run of it says: the orders'
-    // state to a customer who asked, and nothing around a cancellation, which the
-    // customer asks for unprompted once the orders have been read.
+    // learns), so it says what the published run of this script says, from what it read.
+    const [a, b] = statuses as [string, string];
     if (c.wish === "status") {
-      this.conversation.say("assistant", `Your orders: ${statuses.join(", ")}.`);
+      const stand = a === b ? `${first} and ${second} are both ${a}` : `${first} is ${a} and ${second} is ${b}`;
+      this.conversation.say("assistant", `Your orders ${stand}.`);
       return;
     }
+    const have = a === b ? `two ${a} orders, ${first} and ${second}` : `${first} (${a}) and ${second} (${b})`;
+    this.conversation.say("assistant", `You have ${have}. Which one should I cancel?`);
     this.conversation.say("user", WHICH_ONE);
-    await this.call("cancel_pending_order", { order_id: details.orders[0]!, reason: REASON });
+    await this.call("cancel_pending_order", { order_id: first, reason: REASON });
+    this.conversation.say("assistant", `Order ${first} is cancelled.`);
   }
 
   /**

@@ -28,11 +28,11 @@ export const SERVED: readonly Customer[] = [
 
 export const emailOf = (c: Customer): string => `c${c.n}@example.com`;
 
-/** The customer's first message. */
+/** The customer's first message, in the published run's words. */
 export function opening(c: Customer): string {
   return c.wish === "cancel"
-    ? `Hi, I'm ${emailOf(c)}. I'd like to cancel one of my orders.`
-    : `Hi, I'm ${emailOf(c)}. How do my orders stand?`;
+    ? `Hi, I'm ${emailOf(c)}. I want to cancel an order I no longer need.`
+    : `Hello, ${emailOf(c)} here. Where are my orders?`;
 }
 
 /** The customer's answer when the agent asks which order to cancel. */

@@ -83,12 +83,12 @@ async function main(): Promise<void> {
   const shown = await step(["flow-show", flowFile, "--threshold", THRESHOLD], `flow-show ${flowFile} --threshold ${THRESHOLD}`);
   say(shown.replace(/\n$/, ""));
 
-  const flow = ["--flow", flowFile, "--flow-decider", "habit", "--flow-threshold", THRESHOLD];
-  const flowFlagsShown = flow.join(" ");
+  // Served as learned, as the published run serves it: the proxy's default decider for a
+  // learned flow (reach, since it has reach counts and no arbiter) and threshold (0.3).
+  const flow = ["--flow", flowFile];
   say();
-  say(`# 4. Serve two new customers, without and with --flow (decider habit, threshold ${THRESHOLD})`);
-  say(`#    (flow-show above reviews the flow as served by default, with reach; the demo serves the habit)`);
-  say(`$ stretto-proxy … ${flowFlagsShown} -- stretto-mcp-demo --world retail`);
+  say(`# 4. Serve two new customers, without and with the flow`);
+  say(`$ stretto-proxy --record … --context … --flow ${flowFile} -- stretto-mcp-demo --world retail`);
   // The two customers side by side, each without then with the flow, every session in a
   // folder of its own: they share nothing, and it saves a few seconds.
   const served = await Promise.all(
@@ -98,6 +98,8 @@ async function main(): Promise<void> {
       withFlow: await visit(dir, c, `served/c${c.n}-with-flow`, `c${c.n}-with-flow`, flow),
     })),
   );
+  const serving = served[0]!.withFlow.stderr.split("\n").find((l) => l.includes("serving the"));
+  if (serving !== undefined) say(`  ${serving}`);
   for (const { c, without, withFlow } of served) {
     const saved = without.calls.length - withFlow.calls.length;
     say(`c${c.n} (${c.wish}): ${without.calls.length} calls without the flow, ${withFlow.calls.length} with it (${saved} saved)`);
