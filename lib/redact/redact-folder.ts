@@ -24,6 +24,12 @@ import { newCensus, rewriter } from "./redact-logs.js";
 export interface LogToRedact {
   path: string;
   session: string;
+  /**
+   * The session its values are counted in, when not its own: the logs one host session
+   * left with several servers are one conversation (each holds the customer's words), and
+   * counted apart they would make a customer's values look shared.
+   */
+  countedAs?: string;
 }
 
 /** How far the work has come: a pass over the logs, `done` of `total`. */
@@ -47,7 +53,7 @@ export async function redactFolder(logs: readonly LogToRedact[], out: string, op
 
   const counting = newCensus(options);
   for (const [i, log] of logs.entries()) {
-    const walk = counting.session(log.session);
+    const walk = counting.session(log.countedAs ?? log.session);
     await streamLog(log.path, { entry: (e) => void walk.entry(e) });
     progress?.("counting", i + 1, logs.length);
   }

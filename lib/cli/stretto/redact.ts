@@ -5,7 +5,7 @@
  */
 import { readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { KEEP_SHARED, SharedSessionId, redactFolder, type RedactOptions } from "../../redact/index.js";
+import { KEEP_SHARED, SharedSessionId, redactFolder, type LogToRedact, type RedactOptions } from "../../redact/index.js";
 import { LogReadError, planFolder, type SkippedLog } from "../../trace/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";
@@ -78,7 +78,11 @@ async function redact(args: ParsedArgs, io: Io): Promise<number> {
   progress.done();
   if (folder.paths.length === 0) return fail(io, `no session logs in ${sessions}`);
 
-  const logs = folder.paths.map((path, i) => ({ path, session: folder.summaries[i]!.header.session }));
+  const logs: LogToRedact[] = folder.paths.map((path, i) => ({ path, session: folder.summaries[i]!.header.session }));
+  // A host session's logs across servers are counted as the one session they merge into.
+  for (const s of folder.plan.sessions) {
+    if (s.kind === "merged") for (const part of s.parts) logs[part.index]!.countedAs = `${s.session}\0merged`;
+  }
   const redaction: RedactOptions = { salt, keepShared, hashFields };
   try {
     await redactFolder(logs, out, redaction, (pass, done, total) => progress.update(`${pass} sessions`, done, total));
