@@ -23,6 +23,8 @@ export class Pseudonyms implements Visitor {
    * typed holds what became of "Desk Lamp" in a result.
    */
   private readonly phrases = new Map<string, Phrase[]>();
+  /** Each hashed value's hash, made once: an id recurs in every call and result that carries it. */
+  private readonly hashes = new Map<string, string>();
 
   constructor(
     private readonly census: Census,
@@ -52,7 +54,12 @@ export class Pseudonyms implements Visitor {
     if (charCount(key, 2) < 2) return undefined;
     const keep = this.census.declared.has(key) || this.census.sessions(key) >= this.keepShared;
     if (keep && !this.census.forced.has(key)) return undefined;
-    return `h_${createHash("sha256").update(`${this.salt}\0${key}`, "utf8").digest("hex").slice(0, 12)}`;
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      hash = `h_${createHash("sha256").update(`${this.salt}\0${key}`, "utf8").digest("hex").slice(0, 12)}`;
+      this.hashes.set(key, hash);
+    }
+    return hash;
   }
 
   value(v: string): string | undefined {
