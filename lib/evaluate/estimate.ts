@@ -1,5 +1,5 @@
 /**
- * Off-policy estimates (facts-flows §5.3): what a target policy would have done over the
+ * Off-policy estimates: what a target policy would have done over the
  * logged decisions, per site and in total, for four metrics: the lookups it would make, those
  * the agent made itself later (used), the detours, and the LLM turns saved.
  *

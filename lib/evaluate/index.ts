@@ -1,4 +1,4 @@
-/** Off-policy evaluation of flow policies from logged, labelled decisions (facts-flows §5.3). */
+/** Off-policy evaluation of flow policies from logged, labelled decisions. */
 export { EvaluateError, decisionSchema, parseDecision, readDecisions, type Label, type LoggedDecision } from "./decisions.js";
 export { parseTarget, targetChoice, type Target, type TargetDecider } from "./target.js";
 export { propensity, takenChoice } from "./propensity.js";

@@ -1,5 +1,5 @@
 /**
- * How likely the logging flow was to take what it took (facts-flows §2.10), recomputed from
+ * How likely the logging flow was to take what it took, recomputed from
  * the logged policy rather than read from it: 1 without exploring, 1 − ε for the rule's own
  * choice, ε·p/Σp for an alternative (a bound lookup with p > 0 other than the rule's).
  */

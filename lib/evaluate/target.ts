@@ -1,7 +1,7 @@
 /**
  * A target policy (`--target NAME=DECIDER@THRESHOLD`) and what it would have done at a
- * logged decision: the serving rule replayed from the logged view (the original's
- * `PolicyView::rule`), lookup first, over the arbiter's logged probabilities or the habit's.
+ * logged decision: the serving rule replayed from the logged policy, lookup first, over the
+ * arbiter's logged probabilities or the habit's.
  */
 import type { Policy } from "../plugins/flow/decide/types.js";
 import { EvaluateError, type LoggedDecision } from "./decisions.js";

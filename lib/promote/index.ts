@@ -1,4 +1,4 @@
-/** Promotion (facts-flows §5.2): scoring a flow as served against sessions, and the sites it earns. */
+/** Promotion: scoring a flow as served against sessions, and the sites it earns. */
 export { WILSON_Z, wilsonLower } from "./wilson.js";
 export { emptyScoring, siteTally, type Scoring, type SiteTally } from "./tally.js";
 export { agentCopy, type AgentCopy } from "./agent-copy.js";

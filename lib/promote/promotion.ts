@@ -1,5 +1,5 @@
 /**
- * Promotion (facts-flows §5.2): a site is promoted when the flow's lookups there were the
+ * Promotion: a site is promoted when the flow's lookups there were the
  * agent's own often enough, surely enough, and in enough tasks. Scoring first chains through
  * every site; then only through the promoted ones, as the promoted flow would be served,
  * until the promotion repeats (at most 8 rounds).

@@ -1,5 +1,5 @@
 /**
- * Scoring a flow against recorded sessions as it would have been served (facts-flows §5.2):
+ * Scoring a flow against recorded sessions as it would have been served:
  * at every result of the agent's calls that something followed, the flow decides as the
  * proxy would, seeing the call's turn as it stood when that result came back. A lookup is
  * used when the agent made it itself in a later LLM turn; then its result is what the proxy

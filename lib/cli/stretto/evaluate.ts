@@ -1,5 +1,5 @@
 /**
- * `stretto evaluate --decisions FILE --target NAME=DECIDER@THRESHOLD` (facts-flows §5.3):
+ * `stretto evaluate --decisions FILE --target NAME=DECIDER@THRESHOLD`:
  * off-policy estimates of how other deciders and thresholds would have done, from decisions
  * a flow logged while exploring (`--flow-explore`), labelled with what the agent did.
  */

@@ -1,5 +1,5 @@
 /**
- * `stretto promote --flow F --sessions DIR --out F` (facts-flows §5.2): scores the flow as
+ * `stretto promote --flow F --sessions DIR --out F`: scores the flow as
  * served against recorded sessions (shadow sessions, typically) and writes it with
  * `promoted`, so it acts only after the calls where its lookups were the agent's own.
  */
