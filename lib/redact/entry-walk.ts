@@ -43,18 +43,22 @@ export class EntryWalk {
     const method = typeof m["method"] === "string" ? m["method"] : undefined;
     const id = m["id"] === undefined || m["id"] === null ? undefined : m["id"];
     if (method !== undefined) {
-      if (from === "server") return this.errorOf(withDocument(m, "params", this.v), this.v);
-      if (id !== undefined) this.sent.set(id, method);
+      if (from === "server") return this.errorOf(withDocument(m, "params", this.v));
+      if (id !== undefined) {
+        // A reused id starts a new call: the proxy's answer to it is its own, not a copy.
+        this.sent.set(id, method);
+        this.answered.delete(id);
+      }
       return method === "tools/call" ? this.call(m) : m;
     }
     const asked = id === undefined ? undefined : this.sent.get(id);
-    if (from === "client") return this.errorOf(withDocument(m, "result", this.v), this.v);
+    if (from === "client") return this.errorOf(withDocument(m, "result", this.v));
     if (asked === "tools/call") {
       const copy = from === "proxy" && this.answered.get(id!) === true;
       if (from === "server") this.answered.set(id!, true);
       return this.result(m, from === "server" ? "server" : copy ? "copy" : "proxy");
     }
-    if (m["error"] !== undefined) return this.errorOf(m, this.v);
+    if (m["error"] !== undefined) return this.errorOf(m);
     if (asked === "tools/list") {
       const result = m["result"];
       if (result !== undefined) this.v.listing(result);
@@ -89,14 +93,14 @@ export class EntryWalk {
       r = withDocument(r, "structuredContent", this.v);
       out = { ...m, result: r };
     }
-    return this.errorOf(out, this.v);
+    return this.errorOf(out);
   }
 
   /** An error's message as running text, its data as data. */
-  private errorOf(m: JsonObject, v: Visitor): JsonObject {
+  private errorOf(m: JsonObject): JsonObject {
     const error = m["error"];
     if (!isObject(error)) return m;
-    const e = withDocument(withString(error, "message", (text) => v.words(text)), "data", v);
+    const e = withDocument(withString(error, "message", (text) => this.v.words(text)), "data", this.v);
     return { ...m, error: e };
   }
 }
