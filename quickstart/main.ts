@@ -9,12 +9,13 @@
  * usage: node dist/quickstart/main.js [--dir DIR]   (DIR: where everything is written;
  * a new temporary folder by default, kept afterwards so it can be read)
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveCustomer, type Visit } from "./agent.js";
 import { RECORDED, SERVED, type Customer } from "./customers.js";
 import { describe, firstRunDecisions, flowLogIn } from "./flow-log.js";
+import { reviewTables } from "./review.js";
 import { stretto } from "./stretto-cli.js";
 
 const THRESHOLD = "0.3";
@@ -80,8 +81,10 @@ async function main(): Promise<void> {
 
   say();
   say(`# 3. Review the flow`);
-  const shown = await step(["flow-show", flowFile, "--threshold", THRESHOLD], `flow-show ${flowFile} --threshold ${THRESHOLD}`);
-  say(shown.replace(/\n$/, ""));
+  const review = join(dir, "shop.flow.md");
+  const markdown = await step(["flow-show", flowFile, "--threshold", THRESHOLD], `flow-show ${flowFile} --threshold ${THRESHOLD} > ${review}`);
+  writeFileSync(review, markdown);
+  say(reviewTables(markdown));
 
   // Served as learned, as the published run serves it: the proxy's default decider for a
   // learned flow (reach, since it has reach counts and no arbiter) and threshold (0.3).
@@ -114,7 +117,8 @@ async function main(): Promise<void> {
   for (const d of firstRunDecisions(log)) say(describe(d));
 
   say();
-  say(`Everything is in ${dir}: sessions/ (the recorded logs), shop.flow.json, served/ (with the flow logs), conversations/`);
+  say(`Everything is in ${dir}: sessions/ (the recorded logs), shop.flow.json, shop.flow.md (the whole review),`);
+  say(`served/ (the served sessions, with their flow logs), conversations/`);
 }
 
 main().catch((e: unknown) => {

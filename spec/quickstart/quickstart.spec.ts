@@ -50,9 +50,11 @@ describe("make demo: the quickstart", function () {
   });
 
   it("shows the flow for review", () => {
-    assert.match(out, /\$ stretto flow-show \S*shop\.flow\.json --threshold 0\.3\n/);
+    assert.match(out, /\$ stretto flow-show \S*shop\.flow\.json --threshold 0\.3 > \S*shop\.flow\.md\n/);
     const review = out.slice(out.indexOf("# 3."), out.indexOf("# 4."));
-    assert.match(review, /\|/, "flow-show's Markdown tables");
+    for (const part of ["## Tools", "## Sites", "## Bindings"]) assert.ok(review.includes(`\n${part}\n`), part);
+    assert.match(review, /\n\| `find_user_id_by_email` \| `get_user_details` \(6\) \|/, "the site after find_user_id_by_email");
+    assert.match(readFileSync(join(dir, "shop.flow.md"), "utf8"), /^# Flow: shop\n/);
   });
 
   it("serves c41 in 2 calls instead of 5, and c42 in 1 instead of 4", () => {
