@@ -11,6 +11,7 @@ import { main } from "../../lib/cli/stretto/main.js";
 import { toJsonl } from "../../lib/trace/index.js";
 import { FIXTURE_PATH, requireFixture } from "../flow/flow-fixture.js";
 import { cleanTemp, tempDir } from "../helpers/processes.js";
+import { writeArbiterFlow } from "../e2e/arbiter-flow.js";
 import { callWith, logOf, reply, said } from "../trace/log-fixtures.js";
 
 async function stretto(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -107,6 +108,26 @@ describe("stretto promote (the command)", function () {
     assert.ok(r.stdout.includes("| `find_user_id_by_email` | 4 | 4 | 4 (100%) | 0.60 | 3 | yes |\n"), r.stdout);
     const two = await stretto("--flow", FIXTURE_PATH, "--results", results, "--out", join(work, "p.flow.json"), "--threshold", "0.1", "--task-ids", "task-1,task-3");
     assert.match(two.stderr, /^stretto: scored 3 episodes /);
+  });
+
+  it("with an arbiter flow asks the model: a decision it gives no answer to is left out, unanswered", async () => {
+    const work = tempDir();
+    const flow = writeArbiterFlow(work);
+    const out = join(work, "p.flow.json");
+    // An empty replay cache answers nothing: the one decision in each session (after the email
+    // lookup; the last result has nothing after it) is left out.
+    const replay = await stretto("--flow", flow, "--sessions", dir, "--out", out, "--oracle-cache", join(work, "cache"));
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.equal(
+      replay.stderr,
+      "stretto: scored 2 episodes (2 decisions left out, unanswered); 0 of 0 sites promoted\n" +
+        "stretto: no site met the bar, so the promoted flow hands back after every call\n",
+    );
+    // The mock model answers every question: every decision is scored.
+    const mock = await stretto("--flow", flow, "--sessions", dir, "--out", out, "--oracle", "mock");
+    assert.equal(mock.code, 0, mock.stderr);
+    assert.match(mock.stderr, /^stretto: scored 2 episodes \(0 decisions left out, unanswered\); \d+ of [12] sites promoted\n/);
+    assert.match(mock.stdout, /\| `find_user_id_by_email` \| 2 \|/);
   });
 
   it("says what is wrong: usage errors exit 2, a flow it cannot use exits 1", async () => {
