@@ -4,5 +4,4 @@ export { emptyScoring, siteTally, type Scoring, type SiteTally } from "./tally.j
 export { agentCopy, type AgentCopy } from "./agent-copy.js";
 export { scoreSession, type ScoreSettings, type SentSession } from "./score.js";
 export { DEFAULT_BAR, MAX_ROUNDS, promoteServed, promotedSites, promotionOf, scoreAll, siteRecord, type Promoted, type Sessions } from "./promotion.js";
-export { promotedFlowText, promotionJson } from "./promoted-flow.js";
 export { episodeSessions, folderSessions } from "./sessions.js";

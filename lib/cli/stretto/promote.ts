@@ -3,7 +3,6 @@
  * served against recorded sessions (shadow sessions, typically) and writes it with
  * `promoted`, so it acts only after the calls where its lookups were the agent's own.
  */
-import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { makeOracle } from "../../oracle/make-oracle.js";
 import type { OracleKind } from "../../oracle/oracle.js";
@@ -11,9 +10,9 @@ import { DECIDERS, type DeciderName } from "../../plugins/flow/decide/types.js";
 import { FlowLoadError, loadFlow } from "../../plugins/flow/ir/load-flow.js";
 import type { Flow, PromotionBar } from "../../plugins/flow/ir/flow-types.js";
 import { PER_CALL } from "../../plugins/flow/flow-plugin.js";
-import { DEFAULT_BAR, episodeSessions, folderSessions, promoteServed, promotedFlowText, promotedSites, type SentSession } from "../../promote/index.js";
+import { flowText } from "../../plugins/flow/ir/flow-to-json.js";
+import { DEFAULT_BAR, episodeSessions, folderSessions, promoteServed, promotedSites, type SentSession } from "../../promote/index.js";
 import { promotionMarkdown } from "../../review/promotion-table.js";
-import type { JsonObject } from "../../trace/json.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
@@ -123,10 +122,8 @@ async function promote(args: ParsedArgs, io: Io): Promise<number> {
   const only = taskIds === undefined ? undefined : new Set(taskIds.split(",").map((t) => t.trim()).filter((t) => t !== ""));
 
   let flow: Flow;
-  let flowJson: JsonObject;
   try {
     flow = loadFlow(flowPath);
-    flowJson = JSON.parse(readFileSync(flowPath, "utf8")) as JsonObject;
   } catch (e) {
     say(io, `loading ${flowPath}: ${e instanceof FlowLoadError ? e.message : osErrorText(e)}`);
     return EXIT_UNREADABLE;
@@ -175,7 +172,8 @@ async function promote(args: ParsedArgs, io: Io): Promise<number> {
   progress.done();
   const { promotion, scoring } = promoted;
   try {
-    await writeFile(out, promotedFlowText(flowJson, promotion));
+    // Written as `stretto learn` writes a flow, so the two agree on every other field.
+    await writeFile(out, flowText({ ...flow, promoted: promotion }));
   } catch (e) {
     say(io, `writing ${out}: ${osErrorText(e)}`);
     return EXIT_UNREADABLE;
