@@ -13,3 +13,4 @@ export { fitGrouped, fitReach, ORDER } from "./fit-habit.js";
 export { learnSites } from "./learn-sites.js";
 export { learnBindings } from "./bindings/learn-bindings.js";
 export { learnFromSessions, type SessionsOptions } from "./learn-sessions.js";
+export { candidateFields, crossValidated, learnFeatures, mapOf, MAX_FIELDS, MIN_GAIN_NATS } from "./code-features.js";

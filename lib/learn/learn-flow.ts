@@ -1,14 +1,15 @@
 /**
  * Learning a goal-free flow from episodes (facts-flows §5.1, the habit-only pipeline):
- * vocab, α, the grouped habit, reach, sites and bindings from the successful episodes,
+ * vocab, α, code features, the grouped habit, reach, sites and bindings from the successful episodes,
  * assembled into the flow IR with the manifest, contracts and provenance.
  */
 import type { Episode, ToolManifest } from "../trace/index.js";
 import { compareCodePoints } from "../trace/json.js";
 import { standardProgram } from "../plugins/flow/program/index.js";
-import { PairMap, type Flow, type ToolKind } from "../plugins/flow/ir/index.js";
+import type { Flow, ToolKind } from "../plugins/flow/ir/index.js";
 import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
 import { learnBindings } from "./bindings/learn-bindings.js";
+import { learnFeatures } from "./code-features.js";
 import { ORDER, fitGrouped, fitReach } from "./fit-habit.js";
 import { learnSites } from "./learn-sites.js";
 import { halfLifeWeights, isSuccess, trainingSet } from "./training-set.js";
@@ -48,8 +49,11 @@ export function learnFlow(input: LearnInput): Flow {
   const vocabSize = vocab.length + 1;
   const successes = episodes.filter(isSuccess);
   if (successes.length === 0) throw new LearnError(NO_SUCCESSES);
-  const train = trainingSet(successes, ids, halfLifeWeights(successes.length, input.halfLife));
-  const alpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize);
+  const plain = trainingSet(successes, ids, halfLifeWeights(successes.length, input.halfLife));
+  const firstAlpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, plain), vocabSize);
+  // The features are searched with the featureless α; the habit then gets the α of the encoded set.
+  const { map, train } = learnFeatures(plain, firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
+  const alpha = map.fields.size === 0 ? firstAlpha : (input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize));
   const writes = new Set([...kinds].filter(([, k]) => k === "write").map(([t]) => ids.get(t)!));
   const sources = [...new Set(episodes.map((e) => e.agent_model))].sort(compareCodePoints);
   return {
@@ -61,7 +65,7 @@ export function learnFlow(input: LearnInput): Flow {
       tools: kinds,
       docs: new Map(Object.entries(manifest.docs).map(([t, d]) => [t, { summary: d.summary, args: new Map(Object.entries(d.args)) }])),
     },
-    map: { fields: new Map(), ids: new PairMap() },
+    map,
     group: GOAL_FREE_GROUP,
     habit: fitGrouped(ORDER, alpha, vocabSize, GOAL_FREE_GROUP, train),
     sites: learnSites(train.map((t) => t.steps), kinds),

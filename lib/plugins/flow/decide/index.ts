@@ -8,7 +8,7 @@ export { decisionAfter, decisionAt, type DecisionEpisode } from "./decision-epis
 export { LiveDecisions } from "./live-decisions.js";
 export { steps, OK, ERR, REPLY, END, type Step, type StepOutcome } from "./steps.js";
 export { liveSite, siteName, siteLookups, siteOptions, NOT_A_TOOL_CALL, NO_LOOKUPS_FOLLOWED, type LiveSite } from "./site.js";
-export { encode, featureOf, symbol, vocabIds, START, MISSING } from "./symbols.js";
+export { encode, featureIn, featureOf, fieldValues, symbol, vocabIds, START, MISSING } from "./symbols.js";
 export { backoffPredict, context, habitPredict, habitPrior } from "./habit.js";
 export { reachProbs, NO_REACH } from "./reach.js";
 export { gate, NOT_PROMOTED, SWITCHED_OFF, type GateResult } from "./gates.js";

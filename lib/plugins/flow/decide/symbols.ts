@@ -5,7 +5,7 @@
  */
 import type { Json } from "../../../trace/json.js";
 import { isObject, jsonText } from "../../../trace/json.js";
-import type { CodeField, Flow } from "../ir/flow-types.js";
+import type { CodeField, FeatureMap, Flow } from "../ir/flow-types.js";
 import type { Step } from "./steps.js";
 
 /** The START padding of a context (u32::MAX). */
@@ -55,13 +55,22 @@ function fieldValue(output: Json | undefined, field: CodeField): string {
   return typeof v === "string" ? v : jsonText(v);
 }
 
+/** What each code field reads from a tool's output text (the learner reads them too). */
+export function fieldValues(fields: readonly CodeField[], output: string | undefined): string[] {
+  const json = output === undefined ? undefined : parsed(output);
+  return fields.map((f) => fieldValue(json, f));
+}
+
+/** A step's feature id under a code-feature map: the id of its tool's field values, or 0. */
+export function featureIn(map: FeatureMap, tool: string, output: string | undefined): number {
+  const fields = map.fields.get(tool);
+  if (fields === undefined || fields.length === 0 || map.ids.size === 0) return 0;
+  return map.ids.get([tool, fieldValues(fields, output)]) ?? 0;
+}
+
 /** A step's feature id: the id of its tool's field values, or 0. */
 export function featureOf(flow: Flow, tool: string, output: string | undefined): number {
-  const fields = flow.map.fields.get(tool);
-  if (fields === undefined || fields.length === 0 || flow.map.ids.size === 0) return 0;
-  const json = output === undefined ? undefined : parsed(output);
-  const values = fields.map((f) => fieldValue(json, f));
-  return flow.map.ids.get([tool, values]) ?? 0;
+  return featureIn(flow.map, tool, output);
 }
 
 /** The episode's steps as symbols of the flow's vocab. */
