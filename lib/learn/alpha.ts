@@ -19,8 +19,8 @@ export const PRIOR_SD = 2;
 const GRID_MIN = -14;
 const GRID_MAX = 14;
 /** A coarse pass finds where the posterior lives; the fine grid covers only that. */
-const COARSE_STEP = 0.1;
-const FINE_POINTS = 2001;
+const COARSE_STEP = 0.5;
+const FINE_POINTS = 401;
 /** Log density this far below the peak is left out (e^-40 of it). */
 const NEGLIGIBLE_NATS = 40;
 
