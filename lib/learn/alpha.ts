@@ -9,7 +9,7 @@
  * median comes from the posterior on a fine grid of log α: deterministic, and the true
  * median that a sampler only approaches.
  */
-import { context } from "../plugins/flow/decide/index.js";
+import { contextBefore } from "./context-before.js";
 import { CountTable, addAction } from "./count-table.js";
 import type { TrainingEpisode } from "./training-set.js";
 
@@ -37,17 +37,16 @@ export function prequentialCounts(order: number, train: readonly TrainingEpisode
   const merged = new Map<string, StepCounts>();
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
-      const history = ep.symbols.slice(0, t);
       const counts: number[] = [];
       for (let j = 0; j <= order; j++) {
-        const c = tables[j]!.get(context(history, j));
+        const c = tables[j]!.get(contextBefore(ep.symbols, t, j));
         counts.push(c?.byAction.get(a) ?? 0, c?.total ?? 0);
       }
       const key = counts.join(",");
       const seen = merged.get(key);
       if (seen) seen.weight += ep.weight;
       else merged.set(key, { counts, weight: ep.weight });
-      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(context(history, j)), a, ep.weight);
+      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(contextBefore(ep.symbols, t, j)), a, ep.weight);
     });
   }
   return [...merged.values()];

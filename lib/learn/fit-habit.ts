@@ -5,7 +5,7 @@
  */
 import type { BackoffModel, Counts, GroupedModel } from "../plugins/flow/ir/index.js";
 import { PairMap } from "../plugins/flow/ir/index.js";
-import { context } from "../plugins/flow/decide/index.js";
+import { contextBefore } from "./context-before.js";
 import { CountTable, addAction } from "./count-table.js";
 import type { TrainingEpisode } from "./training-set.js";
 
@@ -21,9 +21,8 @@ export function fitGrouped(order: number, alpha: number, vocabSize: number, grou
   const top = new Map<string, { key: [number, number[]]; counts: Counts }>();
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
-      const history = ep.symbols.slice(0, t);
-      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(context(history, j)), a, ep.weight);
-      const ctx = context(history, order);
+      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(contextBefore(ep.symbols, t, j)), a, ep.weight);
+      const ctx = contextBefore(ep.symbols, t, order);
       const key = `${group}|${ctx.join(",")}`;
       let entry = top.get(key);
       if (entry === undefined) top.set(key, (entry = { key: [group, ctx], counts: { byAction: new Map(), total: 0 } }));
@@ -49,9 +48,8 @@ export function fitReach(order: number, alpha: number, vocabSize: number, train:
       reached[t] = ahead;
     }
     ep.actions.forEach((_, t) => {
-      const history = ep.symbols.slice(0, t);
       for (let j = 0; j <= order; j++) {
-        const counts = tables[j]!.at(context(history, j));
+        const counts = tables[j]!.at(contextBefore(ep.symbols, t, j));
         counts.total += ep.weight;
         for (const a of reached[t]!) counts.byAction.set(a, (counts.byAction.get(a) ?? 0) + ep.weight);
       }

@@ -130,3 +130,16 @@ describe("learning, properties", function () {
     );
   });
 });
+
+describe("the context before a step", () => {
+  it("is the serving code's context of the history up to it", async () => {
+    const { contextBefore } = await import("../../lib/learn/context-before.js");
+    const { context } = await import("../../lib/plugins/flow/decide/index.js");
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 12 }), fc.nat(12), fc.nat(4), (symbols, t0, j) => {
+        const t = Math.min(t0, symbols.length);
+        assert.deepEqual(contextBefore(symbols, t, j), context(symbols.slice(0, t), j));
+      }),
+    );
+  });
+});
