@@ -10,8 +10,7 @@
  * cross-validated log-likelihood (episodes never split across folds) gains at least
  * 5 nats, up to 8 fields. A tool's ids are its value combinations in sorted order, 1..63.
  */
-import { isObject, type Json } from "../trace/json.js";
-import { compareCodePoints } from "../trace/json.js";
+import { compareCodePoints, isObject, type Json } from "../trace/json.js";
 import { fieldValues, habitPredict, symbol } from "../plugins/flow/decide/index.js";
 import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../plugins/flow/ir/index.js";
 import { fitGrouped } from "./fit-habit.js";

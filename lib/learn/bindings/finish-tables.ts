@@ -6,8 +6,7 @@
  */
 import { compareCodePoints } from "../../trace/json.js";
 import { REQUIRED_SHARE } from "../../plugins/flow/bind/index.js";
-import { PairMap, type Bindings, type SiteSource } from "../../plugins/flow/ir/index.js";
-import { compareKeys } from "../../plugins/flow/ir/index.js";
+import { PairMap, compareKeys, type Bindings, type SiteSource } from "../../plugins/flow/ir/index.js";
 import type { CallCounts } from "./count-calls.js";
 
 /** A constant is learned only from at least this many calls that passed it. */
