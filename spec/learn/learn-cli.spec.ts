@@ -206,6 +206,19 @@ describe("stretto learn", function () {
     }
   });
 
+  it("skips a file that is no session log with a warning, or fails on it with --strict", async () => {
+    const dir = shopFolder(2);
+    const empty = join(dir, "zz-empty.jsonl");
+    writeFileSync(empty, "");
+    const out = outIn(tempDir());
+    const r = await learn(dir, out);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, `stretto: skipped ${empty}: empty log: no header line\nstretto: learned the shop flow from 2 sessions (4 tools) and wrote ${out}\n`);
+    const strict = await learn(dir, outIn(tempDir()), ["--strict"]);
+    assert.equal(strict.code, 1);
+    assert.equal(strict.stderr, `stretto: parsing ${empty}: empty log: no header line\n`);
+  });
+
   it("says why it cannot write the flow", async () => {
     const dir = shopFolder(1);
     const out = join(tempDir(), "no-such-folder", "shop.flow.json");
