@@ -93,6 +93,14 @@ describe("stretto learn", function () {
       assert.equal(next.proposal.action, "hand_back");
     });
 
+    it("shows what it may call, as the original's learning test reads it in flow-show", async () => {
+      const shown = await stretto(["flow-show", out]);
+      assert.equal(shown.code, 0, shown.stderr);
+      const text = shown.stdout.toString();
+      assert.ok(text.includes("| `find_account` | `get_account` (60) | get_account 100% (of 60) | looks up `get_account` 1.00 × 0.98 = 0.98 |"), text);
+      assert.ok(text.includes("| `get_order` | `get_order` (60) | get_order 50%, respond 50% (of 120) | looks up `get_order` 0.50 × 0.99 = 0.50 |"), text);
+    });
+
     it("keeps the servers' listing: manifest kinds and docs, contracts, reads", () => {
       const json = flowJson(out) as { manifest: { tools: object; docs: Record<string, unknown> }; contracts: object; sites: { reads: string[] } };
       assert.deepEqual(json.manifest.tools, { close_order: "write", find_account: "read", get_account: "read", get_order: "read" });
