@@ -78,7 +78,7 @@ describe("stretto CLI (bin)", function () {
   it("says what was wrong with its arguments in one line, with the usage as the hint, and exits 2", () => {
     const cases: [string[], string][] = [
       [[], "stretto: no command given (try 'stretto help')\nUsage: stretto <command> [arguments]\n"],
-      [["learn", "x"], "stretto: no command named 'learn' (try 'stretto help')\nUsage: stretto <command> [arguments]\n"],
+      [["teach", "x"], "stretto: no command named 'teach' (try 'stretto help')\nUsage: stretto <command> [arguments]\n"],
       [["--pretty"], "stretto: no option --pretty before a command\nUsage: stretto <command> [arguments]\n"],
       [["episode"], "stretto: episode needs a log file\nUsage: stretto episode <log>\n"],
       [["episode", "a.jsonl", "b.jsonl"], "stretto: episode takes one log file, not 2\nUsage: stretto episode <log>\n"],
