@@ -22,11 +22,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PluginFactory } from "../lib/plugins/api.js";
+import type { PluginFactory } from "../lib/bus/runtime/api.js";
 import { flowPlugin } from "../lib/plugins/flow/flow-plugin.js";
-import type { DeciderName } from "../lib/plugins/flow/decide/index.js";
-import { parseFlow } from "../lib/plugins/flow/ir/load-flow.js";
-import type { Flow } from "../lib/plugins/flow/ir/flow-types.js";
+import type { DeciderName } from "../lib/flow/decide/index.js";
+import { parseFlow } from "../lib/flow/ir/load-flow.js";
+import type { Flow } from "../lib/flow/ir/flow-types.js";
 import { countingSink, retailConversation, runSession, type SessionFigures } from "./flow/latency-session.js";
 import { percentile } from "./stdio/stats.js";
 

@@ -7,10 +7,10 @@
 import { performance } from "node:perf_hooks";
 import { EMPTY } from "rxjs";
 import { frame } from "../lib/bus/frame.js";
-import type { PluginContext } from "../lib/plugins/api.js";
+import type { PluginContext } from "../lib/bus/runtime/api.js";
 import type { CallCheck } from "../lib/plugins/commit/commit-plugin.js";
 import { guardsPlugin } from "../lib/plugins/guards/guards-plugin.js";
-import { SessionLog } from "../lib/plugins/session-log.js";
+import { SessionLog } from "../lib/bus/runtime/session-log.js";
 import { median } from "./stdio/stats.js";
 
 const header = {

@@ -14,9 +14,9 @@ import { Subject, tap, type Observable } from "../../lib/bus/rx.js";
 import { answerMessage } from "../../lib/demo/answer.js";
 import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
-import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../../lib/plugins/api.js";
-import { jsonOf, line, responseOf } from "../../lib/plugins/json-rpc.js";
-import { SessionLog } from "../../lib/plugins/session-log.js";
+import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../../lib/bus/runtime/api.js";
+import { jsonOf, line, responseOf } from "../../lib/bus/runtime/json-rpc.js";
+import { SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { logHeader } from "../../lib/record/log-header.js";
 import { sortedJson } from "../../lib/util/sorted-json.js";
 

@@ -3,7 +3,7 @@
  * parsed, the session's Episode kept) without any feature, so a bench can show what active
  * mode itself costs beside what a feature adds.
  */
-import type { PluginFactory } from "../../lib/plugins/api.js";
+import type { PluginFactory } from "../../lib/bus/runtime/api.js";
 
 const noOp: PluginFactory = () => ({ name: "no-op" });
 export default noOp;

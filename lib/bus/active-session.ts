@@ -1,17 +1,17 @@
 import { concatMap, filter, from, map, of, tap, type Observable, type OperatorFunction } from "./rx.js";
-import type { ExitStatus } from "../transport/server-transport.js";
-import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "../plugins/api.js";
-import { line, responseOf } from "../plugins/json-rpc.js";
-import { OwnRequests } from "../plugins/own-requests.js";
-import { SessionLog } from "../plugins/session-log.js";
-import { wholeLines } from "../plugins/whole-lines.js";
+import type { ExitStatus } from "./server-port.js";
+import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "./runtime/api.js";
+import { line, responseOf } from "./runtime/json-rpc.js";
+import { OwnRequests } from "./runtime/own-requests.js";
+import { SessionLog } from "./runtime/session-log.js";
+import { wholeLines } from "./runtime/whole-lines.js";
 import type { LogHeader } from "../trace/log-types.js";
 import { CHECKED, frame, type Frame } from "./frame.js";
 import { BatchAnswers } from "./batch-answers.js";
 import { refuseUnreadable } from "./refuse-unreadable.js";
 import { checkLine } from "../protocol/line-check.js";
-import { messagesOf } from "../plugins/json-rpc.js";
-import { OWN_ID_PREFIX } from "../plugins/own-requests.js";
+import { messagesOf } from "./runtime/json-rpc.js";
+import { OWN_ID_PREFIX } from "./runtime/own-requests.js";
 import { sessionBus, type SessionIo } from "./session.js";
 
 export interface ActiveSetup {

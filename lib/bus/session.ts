@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { tap, type Observable } from "./rx.js";
-import type { ServerTransport, ExitStatus } from "../transport/server-transport.js";
-import type { Recorder } from "../record/recorder.js";
+import type { ServerTransport, ExitStatus } from "./server-port.js";
+import type { RecordSink } from "./record-port.js";
 import type { Clock } from "./clock.js";
 import type { Frame } from "./frame.js";
 import { lineSource } from "./line-source.js";
@@ -15,7 +15,7 @@ export interface SessionIo {
   server: ServerTransport;
   clock: Clock;
   /** Present with `--record`: fed each line before it is forwarded. */
-  recorder?: Recorder | undefined;
+  recorder?: RecordSink | undefined;
   /** Says something on stderr, prefixed by the caller. */
   report: (message: string) => void;
 }

@@ -1,13 +1,13 @@
-import type { PluginFactory } from "../plugins/api.js";
+import type { PluginFactory } from "../bus/runtime/api.js";
 import { commitPlugin, type CallCheck } from "../plugins/commit/commit-plugin.js";
 import { ContextFile } from "../plugins/context/context-file.js";
 import { contextPlugin, type ContextReader } from "../plugins/context/context-plugin.js";
-import { guardsFor } from "../plugins/guards/domains.js";
+import { guardsFor } from "../guards/domains.js";
 import { guardsPlugin } from "../plugins/guards/guards-plugin.js";
 import { ProxyError } from "../util/proxy-error.js";
 import { sessionPath } from "../util/session-path.js";
 import { flag, one, type ParsedArgs } from "./args.js";
-import type { flowFromArgs } from "../plugins/flow/flow-options.js";
+import type { flowFromArgs } from "./flow-options.js";
 import { say } from "./report.js";
 
 /**

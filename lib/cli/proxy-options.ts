@@ -3,7 +3,7 @@ import { upstreamUsageProblem } from "./upstream-usage.js";
 import { recordDir } from "./record-dir.js";
 import { contextPath } from "./context-path.js";
 import { VERSION } from "../version.js";
-import { deciderName, float, oracleKind, surprise, unsigned64 } from "../plugins/flow/flow-values.js";
+import { deciderName, float, oracleKind, surprise, unsigned64 } from "./flow-values.js";
 
 /** `stretto-proxy`'s command line. Options arrive here as the features that use them land. */
 export const proxyCommand: CommandSpec = {

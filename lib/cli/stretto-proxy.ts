@@ -11,11 +11,11 @@ import { sessionId } from "../record/session-id.js";
 import { StdioChild } from "../transport/stdio-child.js";
 import { resolveUpstreamHeaders } from "../transport/http/headers.js";
 import { openHttpUpstream } from "../transport/http/open.js";
-import type { ServerTransport } from "../transport/server-transport.js";
+import type { ServerTransport } from "../bus/server-port.js";
 import { describe } from "../util/proxy-error.js";
 import { expandTilde } from "../util/tilde.js";
 import { all, flag, one, parseCommandLine, type ParsedArgs } from "./args.js";
-import type { PluginFactory } from "../plugins/api.js";
+import type { PluginFactory } from "../bus/runtime/api.js";
 import { proxyCommand } from "./proxy-options.js";
 import { EXIT_PROXY_FAILED, EXIT_USAGE, exitCodeOf, say } from "./report.js";
 
@@ -91,8 +91,8 @@ async function activePlugins(args: ParsedArgs, session: { session: string; hostS
   const active = one(args, "flow") !== undefined || flag(args, "guards") || flag(args, "commit") || one(args, "context") !== undefined || userPlugins.length > 0;
   if (!active) return [];
   const { builtinPlugins } = await import("./builtin-plugins.js");
-  const { loadPlugin } = await import("../plugins/load.js");
-  const flows = one(args, "flow") !== undefined ? await import("../plugins/flow/flow-options.js") : undefined;
+  const { loadPlugin } = await import("../bus/runtime/load.js");
+  const flows = one(args, "flow") !== undefined ? await import("./flow-options.js") : undefined;
   const plugins = [...builtinPlugins(args, session, flows), ...(await Promise.all(userPlugins.map((m) => loadPlugin(m))))];
   await noteContextFile(args, session);
   return plugins;

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { Policy } from "../plugins/flow/decide/types.js";
+import type { Policy } from "../flow/decide/types.js";
 import { osErrorText } from "../util/os-errors.js";
 import { describeJsonSyntaxError } from "../util/json-syntax-error.js";
 

@@ -13,7 +13,7 @@
  * - ESS = (Σw)²/Σw². The weighted estimates are refused where the target looks something up
  *   and the ESS is below the minimum: a few heavy weights would decide them.
  */
-import { byteOrder } from "../plugins/flow/decide/site.js";
+import { byteOrder } from "../flow/decide/site.js";
 import type { LoggedDecision } from "./decisions.js";
 import { propensity, takenChoice } from "./propensity.js";
 import { targetChoice, type Target } from "./target.js";

@@ -1,5 +1,5 @@
 /** The evaluation as Markdown: what the estimates are, then a table per target. */
-import { fixed2, rustDisplay } from "../plugins/flow/decide/rust-format.js";
+import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";
 import type { Estimates, Evaluation, Metrics } from "./estimate.js";
 
 const cells = (m: Metrics | undefined): string => (m === undefined ? "— | — | — | —" : m.map(fixed2).join(" | "));

@@ -3,7 +3,7 @@
  * logged decision: the serving rule replayed from the logged policy, lookup first, over the
  * arbiter's logged probabilities or the habit's.
  */
-import type { Policy } from "../plugins/flow/decide/types.js";
+import type { Policy } from "../flow/decide/types.js";
 import { EvaluateError, type LoggedDecision } from "./decisions.js";
 
 export type TargetDecider = "arbiter" | "habit";

@@ -11,8 +11,8 @@
  * 5 nats, up to 8 fields. A tool's ids are its value combinations in sorted order, 1..63.
  */
 import { compareCodePoints, isObject, type Json } from "../trace/json.js";
-import { fieldValues, habitPredict, symbol } from "../plugins/flow/decide/index.js";
-import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../plugins/flow/ir/index.js";
+import { fieldValues, habitPredict, symbol } from "../flow/decide/index.js";
+import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../flow/ir/index.js";
 import { fitGrouped } from "./fit-habit.js";
 import type { TrainingEpisode } from "./training-set.js";
 

@@ -3,7 +3,7 @@
  * as `context(symbols.slice(0, t), j)` gives it, without copying the history at every step
  * (a long session would make a copy per step, most of it thrown away).
  */
-import { START } from "../plugins/flow/decide/index.js";
+import { START } from "../flow/decide/index.js";
 
 export function contextBefore(symbols: readonly number[], t: number, j: number): number[] {
   const out = new Array<number>(j);

@@ -2,7 +2,7 @@
  * One level of a back-off model being counted: context symbols → counts by action. Keyed
  * by the context's text while counting, turned into the IR's pair map at the end.
  */
-import { PairMap, type Counts } from "../plugins/flow/ir/index.js";
+import { PairMap, type Counts } from "../flow/ir/index.js";
 
 export class CountTable {
   private readonly byContext = new Map<string, { context: number[]; counts: Counts }>();

@@ -3,8 +3,8 @@
  * step did after the symbols before it, a group layer over the longest contexts, and the
  * counts of what came before the next write.
  */
-import type { BackoffModel, Counts, GroupedModel } from "../plugins/flow/ir/index.js";
-import { PairMap } from "../plugins/flow/ir/index.js";
+import type { BackoffModel, Counts, GroupedModel } from "../flow/ir/index.js";
+import { PairMap } from "../flow/ir/index.js";
 import { contextBefore } from "./context-before.js";
 import { CountTable, addAction } from "./count-table.js";
 import type { TrainingEpisode } from "./training-set.js";

@@ -1,6 +1,6 @@
 /**
  * The learner: flows from recorded episodes. An engine library: it reads episodes and
- * manifests (trace/) and writes the flow IR (plugins/flow/ir), reusing the serving code's
+ * manifests (trace/) and writes the flow IR (flow/ir), reusing the serving code's
  * steps, symbols, back-off contexts and binder so that what is learned is what is served.
  */
 export { learnFlow, LearnError, NO_SUCCESSES, GOAL_FREE_GROUP, type LearnInput } from "./learn-flow.js";

@@ -5,8 +5,8 @@
  */
 import type { Episode, ToolManifest } from "../trace/index.js";
 import { compareCodePoints } from "../trace/json.js";
-import { standardProgram } from "../plugins/flow/program/index.js";
-import type { Flow, ToolKind } from "../plugins/flow/ir/index.js";
+import { standardProgram } from "../flow/program/index.js";
+import type { Flow, ToolKind } from "../flow/ir/index.js";
 import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
 import { learnBindings } from "./bindings/learn-bindings.js";
 import { learnFeatures } from "./code-features.js";

@@ -5,7 +5,7 @@
  * manifest unless one is given.
  */
 import type { ToolManifest } from "../trace/index.js";
-import type { Flow } from "../plugins/flow/ir/index.js";
+import type { Flow } from "../flow/ir/index.js";
 import { agentOnly } from "./agent-only.js";
 import { learnFlow } from "./learn-flow.js";
 import type { FolderSessions } from "./read-sessions.js";

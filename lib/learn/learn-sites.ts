@@ -5,8 +5,8 @@
  * consecutive steps; a reply or a write after a call adds nothing.
  */
 import { compareCodePoints } from "../trace/json.js";
-import { ERR, type Step } from "../plugins/flow/decide/index.js";
-import { PairMap, type Sites, type ToolKind } from "../plugins/flow/ir/index.js";
+import { ERR, type Step } from "../flow/decide/index.js";
+import { PairMap, type Sites, type ToolKind } from "../flow/ir/index.js";
 
 export function learnSites(episodeSteps: readonly (readonly Step[])[], tools: ReadonlyMap<string, ToolKind>): Sites {
   const next = new PairMap<[string, boolean], Map<string, number>>();

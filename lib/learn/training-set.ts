@@ -4,7 +4,7 @@
  * learner finds no code features), and the episode's weight.
  */
 import type { Episode } from "../trace/index.js";
-import { steps, symbol, type Step } from "../plugins/flow/decide/index.js";
+import { steps, symbol, type Step } from "../flow/decide/index.js";
 
 /** A reward at least this close to 1 is a success. */
 export const SUCCESS_TOLERANCE = 1e-9;

@@ -4,7 +4,7 @@
  */
 import type { Episode } from "../trace/index.js";
 import { compareCodePoints } from "../trace/json.js";
-import type { VocabAction } from "../plugins/flow/ir/index.js";
+import type { VocabAction } from "../flow/ir/index.js";
 
 export function learnVocab(episodes: readonly Episode[], manifestTools: Iterable<string>): VocabAction[] {
   const tools = new Set<string>(manifestTools);

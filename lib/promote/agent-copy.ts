@@ -3,7 +3,7 @@
  * in, of the same tool, holding each of the lookup's arguments as equal text. Its result is
  * what the flow would have got, so scoring can go on deciding as the proxy would.
  */
-import { valueText } from "../plugins/flow/bind/json-path.js";
+import { valueText } from "../flow/bind/json-path.js";
 import type { Episode, ToolCall, ToolResultEvent } from "../trace/episode-types.js";
 import { field, isObject, type JsonObject } from "../trace/json.js";
 

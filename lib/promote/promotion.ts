@@ -4,8 +4,8 @@
  * every site; then only through the promoted ones, as the promoted flow would be served,
  * until the promotion repeats (at most 8 rounds).
  */
-import type { Flow, Promotion, PromotionBar, SiteRecord } from "../plugins/flow/ir/flow-types.js";
-import { byteOrder } from "../plugins/flow/decide/site.js";
+import type { Flow, Promotion, PromotionBar, SiteRecord } from "../flow/ir/flow-types.js";
+import { byteOrder } from "../flow/decide/site.js";
 import { scoreSession, type ScoreSettings, type SentSession } from "./score.js";
 import { emptyScoring, type Scoring, type SiteTally } from "./tally.js";
 import { wilsonLower } from "./wilson.js";

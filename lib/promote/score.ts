@@ -5,7 +5,7 @@
  * used when the agent made it itself in a later LLM turn; then its result is what the proxy
  * would have got, so the scoring goes on deciding after it, as the proxy chains its lookups.
  */
-import { explainingBinderIn, type ExplainingBinder } from "../plugins/flow/bind/index.js";
+import { explainingBinderIn, type ExplainingBinder } from "../flow/bind/index.js";
 import {
   decisionAt,
   FlowDecideError,
@@ -14,8 +14,8 @@ import {
   type DeciderName,
   type DecisionEpisode,
   type Next,
-} from "../plugins/flow/decide/index.js";
-import type { Flow } from "../plugins/flow/ir/flow-types.js";
+} from "../flow/decide/index.js";
+import type { Flow } from "../flow/ir/flow-types.js";
 import type { Oracle } from "../oracle/oracle.js";
 import { afterCall } from "../trace/episode-queries.js";
 import type { AssistantEvent, Episode, ToolCall } from "../trace/episode-types.js";

@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import type { Sender } from "../bus/frame.js";
+import { readsBack } from "../protocol/reads-back.js";
 
 /**
  * How a wire line is logged (facts-proxy-core §3.3): as `message`, its JSON text verbatim,
@@ -8,8 +9,6 @@ import type { Sender } from "../bus/frame.js";
  */
 export type LineKind = { kind: "message"; json: Buffer } | { kind: "raw"; text: string };
 
-/** serde_json's recursion limit leaves 126 levels for the message inside the entry. */
-const MAX_DEPTH = 126;
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 export function classifyLine(line: Buffer, forceRaw = false): LineKind {
@@ -51,35 +50,6 @@ export function formatEntry(tMs: number, from: Sender, line: Buffer, forceRaw = 
   return Buffer.from(`${head}"raw":${JSON.stringify(c.text)}}\n`);
 }
 
-/**
- * Whether a parsed value reads back in a strict reader (serde_json): no lone surrogate in
- * any string or key, no number past f64 (JSON.parse turns `1e400` into Infinity), and no
- * nesting deeper than MAX_DEPTH. One walk of the value, iterative (a 100 000-deep array
- * cannot overflow our stack); a line of one big string costs one native check.
- */
-export function readsBack(value: unknown): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v === "string") {
-      if (!v.isWellFormed()) return false;
-    } else if (typeof v === "number") {
-      if (!Number.isFinite(v)) return false;
-    } else if (v !== null && typeof v === "object") {
-      const level = d + 1;
-      if (level > MAX_DEPTH) return false;
-      if (Array.isArray(v)) {
-        for (const x of v) stack.push([x, level]);
-      } else {
-        for (const k in v) {
-          if (!k.isWellFormed()) return false;
-          stack.push([(v as Record<string, unknown>)[k], level]);
-        }
-      }
-    }
-  }
-  return true;
-}
 
 function isJsonSpace(b: number | undefined): boolean {
   return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;

@@ -7,7 +7,7 @@
 import { writeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import type { Sender } from "../bus/frame.js";
-import { EraDetector, peek } from "../bus/protocol-era.js";
+import { EraDetector, peek } from "../protocol/protocol-era.js";
 import { formatEntry } from "./log-entry.js";
 import type { ToWriter, FromWriter } from "./record-messages.js";
 

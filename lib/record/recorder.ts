@@ -1,5 +1,6 @@
 import type { Frame, Sender } from "../bus/frame.js";
 import type { LogLine, LogWriter } from "./log-writer.js";
+import type { RecordSink } from "../bus/record-port.js";
 
 /**
  * The recording sink. It is fed each frame before the frame is forwarded, so the log's
@@ -10,7 +11,7 @@ import type { LogLine, LogWriter } from "./log-writer.js";
 const BATCH_MS = 2;
 const BATCH_BYTES = 256 * 1024;
 
-export class Recorder {
+export class Recorder implements RecordSink {
   private readonly partial = new Map<Sender, Buffer[]>();
   private queue: LogLine[] = [];
   private scheduled = false;

@@ -1,5 +1,5 @@
 import type { Frame } from "../bus/frame.js";
-import { isRequest, isResponse, jsonOf } from "../plugins/json-rpc.js";
+import { isRequest, isResponse, jsonOf } from "../bus/runtime/json-rpc.js";
 
 /** One thing a plugin did in a replay, as `stretto replay` prints it (one JSON line each). */
 export type ReplayAction =

@@ -1,9 +1,9 @@
 import { PassThrough, Writable } from "node:stream";
-import type { ExitStatus, ServerTransport } from "../transport/server-transport.js";
+import type { ExitStatus, ServerTransport } from "../bus/server-port.js";
 import type { LogEntry } from "../trace/log-types.js";
 import type { Json } from "../trace/json.js";
-import { idKey, isRequest, line, type RpcId } from "../plugins/json-rpc.js";
-import { OWN_ID_PREFIX } from "../plugins/own-requests.js";
+import { idKey, isRequest, line, type RpcId } from "../bus/runtime/json-rpc.js";
+import { OWN_ID_PREFIX } from "../bus/runtime/own-requests.js";
 
 /**
  * The server's side of a recorded session, played back: what the server said comes from

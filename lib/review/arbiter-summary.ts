@@ -2,7 +2,7 @@
  * A flow's arbiter in the terms a review uses (facts-ops §3, "Arbiter"): the names of its
  * weights in feature order, their mean over the folds, and the System-One model's record.
  */
-import type { Flow, Predicate } from "../plugins/flow/ir/flow-types.js";
+import type { Flow, Predicate } from "../flow/ir/flow-types.js";
 
 /** The names of the arbiter's weights, in feature order. */
 export function weightNames(flow: Flow): string[] {

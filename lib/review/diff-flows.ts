@@ -5,10 +5,10 @@
  * constant, act at a site, or ask a model or a question it did not before. Everything else
  * (removals, a site acting less, shares and chances that moved) is listed only.
  */
-import { fixed2, rustDisplay } from "../plugins/flow/decide/rust-format.js";
-import { byteOrder } from "../plugins/flow/decide/site.js";
-import type { Flow, ToolKind } from "../plugins/flow/ir/flow-types.js";
-import { printProgram } from "../plugins/flow/program/print-program.js";
+import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";
+import { byteOrder } from "../flow/decide/site.js";
+import type { Flow, ToolKind } from "../flow/ir/flow-types.js";
+import { printProgram } from "../flow/program/print-program.js";
 import { meanWeights, predicateIds, samePredicate, weightNames } from "./arbiter-summary.js";
 import { lookupBindings, siteOrders, type LookupBindingView } from "./lookup-bindings.js";
 import { fixed, percent, thousands } from "./numbers.js";

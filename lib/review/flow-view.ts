@@ -4,8 +4,8 @@
  * Markdown and `stretto flow-diff` compares two of them, so the review and the diff cannot
  * disagree; a console can render the same data.
  */
-import type { DeciderName } from "../plugins/flow/decide/types.js";
-import type { Flow } from "../plugins/flow/ir/flow-types.js";
+import type { DeciderName } from "../flow/decide/types.js";
+import type { Flow } from "../flow/ir/flow-types.js";
 import { lookupBindings, type LookupBindingView } from "./lookup-bindings.js";
 import { servedDecider, weighedBy, type WeighedBy } from "./served-decider.js";
 import { siteKeys, siteView, type SiteView } from "./site-view.js";

@@ -2,12 +2,12 @@
  * How each lookup's arguments are bound, for review (facts-ops §3, "Bindings", "Sources by
  * site"): its required arguments, the source rules the binding trusts for each, whether it
  * can bind them at all, and its chances. The rules, the site orders and the chances are the
- * binding's own (lib/plugins/flow/bind), read rather than recomputed.
+ * binding's own (lib/flow/bind), read rather than recomputed.
  */
-import { bindingChances, type BindingChances } from "../plugins/flow/bind/chances.js";
-import { requiredArgs } from "../plugins/flow/bind/bind.js";
-import { atSite, sourceRules } from "../plugins/flow/bind/sources.js";
-import type { AgreedCount, Bindings, UsedCount } from "../plugins/flow/ir/flow-types.js";
+import { bindingChances, type BindingChances } from "../flow/bind/chances.js";
+import { requiredArgs } from "../flow/bind/bind.js";
+import { atSite, sourceRules } from "../flow/bind/sources.js";
+import type { AgreedCount, Bindings, UsedCount } from "../flow/ir/flow-types.js";
 import { compareCodePoints } from "../trace/json.js";
 
 /** A source of an argument's values: an earlier output of `tool` at `path`, and the values found there. */

@@ -2,9 +2,9 @@
  * A promotion as Markdown (facts-ops §3, "Promotion"): the bar each site had to meet, then
  * each scored site's record, by name.
  */
-import { fixed2, rustDisplay } from "../plugins/flow/decide/rust-format.js";
-import { byteOrder } from "../plugins/flow/decide/site.js";
-import type { Promotion } from "../plugins/flow/ir/flow-types.js";
+import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";
+import { byteOrder } from "../flow/decide/site.js";
+import type { Promotion } from "../flow/ir/flow-types.js";
 import { fixed } from "./numbers.js";
 
 export function promotionMarkdown(promotion: Promotion): string {

@@ -4,8 +4,8 @@
  * habit. A review weighs each site the way that decider would, but never asks a model: an
  * arbiter flow is reviewed with the habit alone.
  */
-import type { DeciderName } from "../plugins/flow/decide/types.js";
-import type { Flow } from "../plugins/flow/ir/flow-types.js";
+import type { DeciderName } from "../flow/decide/types.js";
+import type { Flow } from "../flow/ir/flow-types.js";
 
 export function servedDecider(flow: Flow): DeciderName {
   if (flow.folds.length > 0) return "arbiter";

@@ -2,10 +2,10 @@
  * `stretto flow-show`'s Markdown (facts-ops §3, "flow-show layout"): one flow as a reviewer
  * reads it, section by section, the optional ones only when the flow holds what they show.
  */
-import { fixed2, rustDisplay } from "../plugins/flow/decide/rust-format.js";
-import { byteOrder } from "../plugins/flow/decide/site.js";
-import type { CodeField, Flow, ToolKind } from "../plugins/flow/ir/flow-types.js";
-import { printProgram } from "../plugins/flow/program/print-program.js";
+import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";
+import { byteOrder } from "../flow/decide/site.js";
+import type { CodeField, Flow, ToolKind } from "../flow/ir/flow-types.js";
+import { printProgram } from "../flow/program/print-program.js";
 import { meanWeights, modelRecord, oneFit, samePredicate, weightNames } from "./arbiter-summary.js";
 import { flowView } from "./flow-view.js";
 import { siteOrders, type LookupBindingView } from "./lookup-bindings.js";

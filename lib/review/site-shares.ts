@@ -5,10 +5,10 @@
  * how often each action came before the agent's next write.
  */
 import { compareCodePoints } from "../trace/json.js";
-import { FollowedIndex } from "../plugins/flow/decide/followed.js";
-import { vocabIds } from "../plugins/flow/decide/symbols.js";
-import { RESPOND } from "../plugins/flow/decide/types.js";
-import type { BackoffModel, Flow } from "../plugins/flow/ir/flow-types.js";
+import { FollowedIndex } from "../flow/decide/followed.js";
+import { vocabIds } from "../flow/decide/symbols.js";
+import { RESPOND } from "../flow/decide/types.js";
+import type { BackoffModel, Flow } from "../flow/ir/flow-types.js";
 import { weighedBy } from "./served-decider.js";
 
 /** Each action's share, by name, and the steps they are shares of. */

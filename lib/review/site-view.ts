@@ -6,11 +6,11 @@
  * threshold can go either way. The gates (promotion, per-site thresholds) are the serving
  * ones.
  */
-import { gate } from "../plugins/flow/decide/gates.js";
-import { fixed2 } from "../plugins/flow/decide/rust-format.js";
-import { byteOrder, siteLookups, siteName } from "../plugins/flow/decide/site.js";
-import { RESPOND } from "../plugins/flow/decide/types.js";
-import type { Flow, SiteRecord } from "../plugins/flow/ir/flow-types.js";
+import { gate } from "../flow/decide/gates.js";
+import { fixed2 } from "../flow/decide/rust-format.js";
+import { byteOrder, siteLookups, siteName } from "../flow/decide/site.js";
+import { RESPOND } from "../flow/decide/types.js";
+import type { Flow, SiteRecord } from "../flow/ir/flow-types.js";
 import type { LookupBindingView } from "./lookup-bindings.js";
 import { weighedBy, type WeighedBy } from "./served-decider.js";
 import { nextShares, weighedShares } from "./site-shares.js";

@@ -1,6 +1,6 @@
 /** Whether a flow runs the standard program (facts-flows §1.5), however its file spelled it. */
-import { standardProgram } from "../plugins/flow/program/standard-program.js";
-import type { Program } from "../plugins/flow/program/program-types.js";
+import { standardProgram } from "../flow/program/standard-program.js";
+import type { Program } from "../flow/program/program-types.js";
 
 let standard: string | undefined;
 

@@ -1,6 +1,6 @@
 /** A surprise gate in words (facts-ops §6), as `flow-show`, `flow-diff` and `learn` say it. */
-import { fixed2, rustDisplay } from "../plugins/flow/decide/rust-format.js";
-import type { SurpriseGate } from "../plugins/flow/ir/flow-types.js";
+import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";
+import type { SurpriseGate } from "../flow/ir/flow-types.js";
 
 /** `hands back for the rest of a session once 5 of the agent's steps in a row average more than 2.50 nats of surprise…` */
 export function describeGate(gate: SurpriseGate): string {

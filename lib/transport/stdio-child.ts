@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { ProxyError } from "../util/proxy-error.js";
 import { osErrorText } from "../util/os-errors.js";
-import type { ExitStatus, ServerTransport } from "./server-transport.js";
+import type { ExitStatus, ServerTransport } from "../bus/server-port.js";
 import { HeldOutput } from "./held-output.js";
 
 export interface StdioChildOptions {

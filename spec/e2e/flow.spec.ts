@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FlowProgram } from "../../lib/plugins/flow/program/index.js";
-import { loadFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import type { SiteValue } from "../../lib/plugins/flow/program/values.js";
+import { FlowProgram } from "../../lib/flow/program/index.js";
+import { loadFlow } from "../../lib/flow/ir/load-flow.js";
+import type { SiteValue } from "../../lib/flow/program/values.js";
 import { DEMO, NODE, PROXY, cleanTemp, killAll, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
 import { startDemoHttp } from "../http/support.js";
 import { APPENDIX, FLOW, Host, flowFlags, flowLog, jsonl, ownRequests, requireFixture, type Msg } from "./flow-support.js";

@@ -4,7 +4,7 @@
  * one the flow logged, and the habit target at the served threshold agrees with the rule.
  */
 import assert from "node:assert/strict";
-import { decisionLine, decisionAt, nextLocal } from "../../lib/plugins/flow/decide/index.js";
+import { decisionLine, decisionAt, nextLocal } from "../../lib/flow/decide/index.js";
 import { evaluate, parseDecision, propensity, takenChoice, targetChoice } from "../../lib/evaluate/index.js";
 import type { Episode } from "../../lib/trace/episode-types.js";
 import { requireFixture } from "../flow/flow-fixture.js";

@@ -1,6 +1,6 @@
 /** Bindings for the binding specs, written as plain rows. */
-import { PairMap } from "../../lib/plugins/flow/ir/pair-map.js";
-import type { Bindings, SiteSource, SourceCounts } from "../../lib/plugins/flow/ir/flow-types.js";
+import { PairMap } from "../../lib/flow/ir/pair-map.js";
+import type { Bindings, SiteSource, SourceCounts } from "../../lib/flow/ir/flow-types.js";
 import type { Json } from "../../lib/trace/json.js";
 
 type Counts = [string, [number, Record<string, number>]][];

@@ -5,9 +5,9 @@
  * published fixture.
  */
 import assert from "node:assert/strict";
-import { binderFor, bindPending, explainingBinderFor, requiredArgs, type Binding } from "../../lib/plugins/flow/bind/index.js";
-import { parseFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import type { Flow, ToolDoc } from "../../lib/plugins/flow/ir/flow-types.js";
+import { binderFor, bindPending, explainingBinderFor, requiredArgs, type Binding } from "../../lib/flow/bind/index.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import type { Flow, ToolDoc } from "../../lib/flow/ir/flow-types.js";
 import type { Episode, EpisodeEvent, ToolCall } from "../../lib/trace/episode-types.js";
 import type { Json } from "../../lib/trace/json.js";
 import { requireFixture } from "./flow-fixture.js";

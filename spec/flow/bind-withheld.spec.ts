@@ -13,9 +13,9 @@ import {
   parseOutput,
   withheld,
   type ListedTools,
-} from "../../lib/plugins/flow/bind/index.js";
-import { parseFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import type { Flow } from "../../lib/plugins/flow/ir/flow-types.js";
+} from "../../lib/flow/bind/index.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
 import type { Json } from "../../lib/trace/json.js";
 import { requireFixture } from "./flow-fixture.js";
 

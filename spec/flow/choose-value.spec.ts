@@ -1,5 +1,5 @@
 /**
- * `chooseValue` (lib/plugins/flow/bind/choose-value.ts) against the plain reading of
+ * `chooseValue` (lib/flow/bind/choose-value.ts) against the plain reading of
  * facts-flows §2.6 written out here: every output of a source tool, newest first (or by the
  * site's order), every value found at the rule's path a candidate at its first occurrence
  * unless passed already, the first mentioned candidate else the first. Random sessions of
@@ -7,12 +7,12 @@
  * found lists and mentions between decisions) and through a fresh view of the whole episode.
  */
 import assert from "node:assert/strict";
-import { atPath, mentionedWithSiblings, SessionView, type Source } from "../../lib/plugins/flow/bind/index.js";
-import { chooseValue } from "../../lib/plugins/flow/bind/choose-value.js";
-import type { UsedValues } from "../../lib/plugins/flow/bind/session.js";
-import { atSite } from "../../lib/plugins/flow/bind/sources.js";
-import { decisionAfter, LiveDecisions } from "../../lib/plugins/flow/decide/index.js";
-import type { Bindings } from "../../lib/plugins/flow/ir/flow-types.js";
+import { atPath, mentionedWithSiblings, SessionView, type Source } from "../../lib/flow/bind/index.js";
+import { chooseValue } from "../../lib/flow/bind/choose-value.js";
+import type { UsedValues } from "../../lib/flow/bind/session.js";
+import { atSite } from "../../lib/flow/bind/sources.js";
+import { decisionAfter, LiveDecisions } from "../../lib/flow/decide/index.js";
+import type { Bindings } from "../../lib/flow/ir/flow-types.js";
 import { logHeader } from "../../lib/record/log-header.js";
 import type { Json } from "../../lib/trace/json.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";

@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { requestKey } from "../../lib/oracle/cache.js";
 import { MockOracle } from "../../lib/oracle/mock.js";
 import type { Oracle, OracleRequest, OracleResponse } from "../../lib/oracle/oracle.js";
-import { arbiterRequest, CTX, INCOMPLETE, nextExplored, type DecideInput } from "../../lib/plugins/flow/decide/index.js";
-import type { Flow } from "../../lib/plugins/flow/ir/flow-types.js";
+import { arbiterRequest, CTX, INCOMPLETE, nextExplored, type DecideInput } from "../../lib/flow/decide/index.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
 import { requireFixture } from "./flow-fixture.js";
-import { decisionAt } from "../../lib/plugins/flow/decide/decision-episode.js";
+import { decisionAt } from "../../lib/flow/decide/decision-episode.js";
 import { bindTable, bound, call, emailEpisode, episode, fixtureJson, flowOf, result, said, user } from "./decide-helpers.js";
 
 const ALPHA = 8.017279693592648;

@@ -13,10 +13,10 @@ import {
   type DecideInput,
   type Next,
   type Policy,
-} from "../../lib/plugins/flow/decide/index.js";
+} from "../../lib/flow/decide/index.js";
 import type { Episode } from "../../lib/trace/episode-types.js";
 import { requireFixture } from "./flow-fixture.js";
-import { decisionAt } from "../../lib/plugins/flow/decide/decision-episode.js";
+import { decisionAt } from "../../lib/flow/decide/decision-episode.js";
 import { bindTable, bound, call, episode, fixtureJson, flowOf, result, user } from "./decide-helpers.js";
 
 function orderEpisode(n: number, ids = ["7", "8"]): Episode {

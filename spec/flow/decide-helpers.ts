@@ -1,9 +1,9 @@
 /** Episodes and flows for the deciding specs. */
 import type { Episode, EpisodeEvent } from "../../lib/trace/episode-types.js";
 import type { Json, JsonObject } from "../../lib/trace/json.js";
-import { parseFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import type { Flow } from "../../lib/plugins/flow/ir/flow-types.js";
-import type { BindFn, BindResult } from "../../lib/plugins/flow/decide/index.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
+import type { BindFn, BindResult } from "../../lib/flow/decide/index.js";
 import { fixtureText } from "./flow-fixture.js";
 
 export function user(text: string): EpisodeEvent {

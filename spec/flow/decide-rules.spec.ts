@@ -19,12 +19,12 @@ import {
   steps,
   liveSite,
   type Next,
-} from "../../lib/plugins/flow/decide/index.js";
+} from "../../lib/flow/decide/index.js";
 import type { Oracle, OracleRequest, OracleResponse } from "../../lib/oracle/oracle.js";
 import { OracleError } from "../../lib/oracle/oracle.js";
 import type { JsonObject } from "../../lib/trace/json.js";
 import { requireFixture } from "./flow-fixture.js";
-import { decisionAt } from "../../lib/plugins/flow/decide/decision-episode.js";
+import { decisionAt } from "../../lib/flow/decide/decision-episode.js";
 import { bindTable, bound, call, emailEpisode, episode, fixtureJson, flowOf, result, said, user } from "./decide-helpers.js";
 
 const ALPHA = 8.017279693592648;

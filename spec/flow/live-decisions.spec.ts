@@ -1,12 +1,12 @@
 /**
- * The live decision points (lib/plugins/flow/decide/live-decisions.ts) against the plain
+ * The live decision points (lib/flow/decide/live-decisions.ts) against the plain
  * definition (`afterCall`, then `steps` over the whole episode), on random sessions: parallel
  * calls, the proxy's own lookups, errors, cancellations, reused ids, and what the customer
  * and the agent say in between.
  */
 import assert from "node:assert/strict";
-import type { SessionView } from "../../lib/plugins/flow/bind/session.js";
-import { decisionAfter, LiveDecisions } from "../../lib/plugins/flow/decide/index.js";
+import type { SessionView } from "../../lib/flow/bind/session.js";
+import { decisionAfter, LiveDecisions } from "../../lib/flow/decide/index.js";
 import type { Json } from "../../lib/trace/json.js";
 import type { Peer } from "../../lib/trace/log-types.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";

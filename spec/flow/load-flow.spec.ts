@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FlowLoadError, loadFlow, parseFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import { PairMap } from "../../lib/plugins/flow/ir/pair-map.js";
-import { standardProgram, STANDARD_PROGRAM_JSON } from "../../lib/plugins/flow/program/standard-program.js";
+import { FlowLoadError, loadFlow, parseFlow } from "../../lib/flow/ir/load-flow.js";
+import { PairMap } from "../../lib/flow/ir/pair-map.js";
+import { standardProgram, STANDARD_PROGRAM_JSON } from "../../lib/flow/program/standard-program.js";
 import { FIXTURE_PATH, requireFixture } from "./flow-fixture.js";
 
 const V2_BINDINGS =

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { parseFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import type { Flow } from "../../lib/plugins/flow/ir/flow-types.js";
-import { checkProgram } from "../../lib/plugins/flow/program/compile-program.js";
-import { FlowProgram, runLine } from "../../lib/plugins/flow/program/flow-program.js";
-import { baseTrace } from "../../lib/plugins/flow/program/handlers.js";
-import { parseProgram } from "../../lib/plugins/flow/program/parse-program.js";
-import type { Program } from "../../lib/plugins/flow/program/program-types.js";
-import { draw, HAND_BACK, logProb, RESPOND, type RunModel } from "../../lib/plugins/flow/program/run-model.js";
-import { seededRandom } from "../../lib/plugins/flow/program/seeded-random.js";
-import { standardProgram, STANDARD_PROGRAM_JSON } from "../../lib/plugins/flow/program/standard-program.js";
-import { runSites, totalLogWeight, type Choice } from "../../lib/plugins/flow/program/trace.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
+import { checkProgram } from "../../lib/flow/program/compile-program.js";
+import { FlowProgram, runLine } from "../../lib/flow/program/flow-program.js";
+import { baseTrace } from "../../lib/flow/program/handlers.js";
+import { parseProgram } from "../../lib/flow/program/parse-program.js";
+import type { Program } from "../../lib/flow/program/program-types.js";
+import { draw, HAND_BACK, logProb, RESPOND, type RunModel } from "../../lib/flow/program/run-model.js";
+import { seededRandom } from "../../lib/flow/program/seeded-random.js";
+import { standardProgram, STANDARD_PROGRAM_JSON } from "../../lib/flow/program/standard-program.js";
+import { runSites, totalLogWeight, type Choice } from "../../lib/flow/program/trace.js";
 import { requireFixture } from "./flow-fixture.js";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { EpisodeEvent } from "../../lib/trace/episode-types.js";
-import { Auditor, RETAIL_RULES, audit, auditJson, auditMarkdown } from "../../lib/plugins/guards/index.js";
+import { Auditor, RETAIL_RULES, audit, auditJson, auditMarkdown } from "../../lib/guards/index.js";
 import { call, episode, result, user } from "./helpers.js";
 
 function order(status: string) {

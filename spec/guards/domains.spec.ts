@@ -11,7 +11,7 @@ import {
   refusalResult,
   refusalText,
   rulesFor,
-} from "../../lib/plugins/guards/index.js";
+} from "../../lib/guards/index.js";
 
 describe("guards: domains and the refusal (facts-guards §1.1–1.2, §7.3 29, §7.4 39)", () => {
   it("only retail and airline have guards; airline includes keep_bags; telecom has none", () => {

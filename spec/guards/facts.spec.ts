@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { EpisodeEvent } from "../../lib/trace/episode-types.js";
-import { Facts, RETAIL_RULES, isWriteTool, parseContent, verdicts, type FactView } from "../../lib/plugins/guards/index.js";
+import { Facts, RETAIL_RULES, isWriteTool, parseContent, verdicts, type FactView } from "../../lib/guards/index.js";
 import { call, result, user } from "./helpers.js";
 
 function factsOf(events: EpisodeEvent[]): Facts {

@@ -1,7 +1,7 @@
 /** Building episodes and asking the guards about one call, for the guard specs. */
 import type { Json } from "../../lib/trace/json.js";
 import type { Episode, EpisodeEvent } from "../../lib/trace/episode-types.js";
-import { guardsFor, type Decision, type Verdict } from "../../lib/plugins/guards/index.js";
+import { guardsFor, type Decision, type Verdict } from "../../lib/guards/index.js";
 
 export function user(text: string): EpisodeEvent {
   return { kind: "user", text };

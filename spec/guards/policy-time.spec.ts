@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { AIRLINE_NOW, AIRLINE_TODAY, withinADay } from "../../lib/plugins/guards/index.js";
-import { daysFromCivil, secondsOf } from "../../lib/plugins/guards/policy-time.js";
+import { AIRLINE_NOW, AIRLINE_TODAY, withinADay } from "../../lib/guards/index.js";
+import { daysFromCivil, secondsOf } from "../../lib/guards/policy-time.js";
 
 describe("guards: the airline policy's 24 hours (facts-guards §1.5)", () => {
   it("is always 2024-05-15T15:00:00", () => {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Json, JsonObject } from "../../lib/trace/json.js";
 import type { EpisodeEvent } from "../../lib/trace/episode-types.js";
-import { guardsFor, type Decision } from "../../lib/plugins/guards/index.js";
+import { guardsFor, type Decision } from "../../lib/guards/index.js";
 import { call, user } from "./helpers.js";
 
 const SLICE =

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CONFIRMING, confirmation, wordsOf } from "../../lib/plugins/guards/index.js";
+import { CONFIRMING, confirmation, wordsOf } from "../../lib/guards/index.js";
 
 const NOT = { verdict: "fail", reason: "the customer's last message is not an explicit confirmation" };
 

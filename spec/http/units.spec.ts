@@ -3,7 +3,7 @@
  * whole lines), `--upstream-header` (item 26), era detection and the 2026-07-28 header rules.
  */
 import { strict as assert } from "node:assert";
-import { EraDetector, headerValue, peek } from "../../lib/bus/protocol-era.js";
+import { EraDetector, headerValue, peek } from "../../lib/protocol/protocol-era.js";
 import { errorLine } from "../../lib/transport/http/errors.js";
 import { hostLineFromBytes, hostLineFromText } from "../../lib/transport/http/hand-over.js";
 import { resolveUpstreamHeaders } from "../../lib/transport/http/headers.js";

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import type { Episode, EpisodeEvent } from "../../lib/trace/index.js";
 import { learnFlow } from "../../lib/learn/index.js";
-import { encode, habitPredict, steps, vocabIds } from "../../lib/plugins/flow/decide/index.js";
-import { flowText, parseFlow, type Flow } from "../../lib/plugins/flow/ir/index.js";
+import { encode, habitPredict, steps, vocabIds } from "../../lib/flow/decide/index.js";
+import { flowText, parseFlow, type Flow } from "../../lib/flow/ir/index.js";
 
 let ids = 0;
 function call(name: string, args: Record<string, string>, result: string): EpisodeEvent[] {

@@ -3,7 +3,7 @@
  * loads back as the same flow, and writing it again gives the same bytes.
  */
 import assert from "node:assert/strict";
-import { flowFromJson, flowText, flowToJson, parseFlow } from "../../lib/plugins/flow/ir/index.js";
+import { flowFromJson, flowText, flowToJson, parseFlow } from "../../lib/flow/ir/index.js";
 import { fixtureText, requireFixture } from "../flow/flow-fixture.js";
 
 describe("writing a flow", () => {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Episode, EpisodeEvent, Json } from "../../lib/trace/index.js";
-import type { ToolKind } from "../../lib/plugins/flow/ir/index.js";
+import type { ToolKind } from "../../lib/flow/ir/index.js";
 import { learnBindings } from "../../lib/learn/index.js";
 
 let ids = 0;

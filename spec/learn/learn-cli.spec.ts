@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FlowDecideError, NO_REACH } from "../../lib/plugins/flow/decide/index.js";
-import { flowFromJson } from "../../lib/plugins/flow/ir/index.js";
+import { FlowDecideError, NO_REACH } from "../../lib/flow/decide/index.js";
+import { flowFromJson } from "../../lib/flow/ir/index.js";
 import { NO_SUCCESSES } from "../../lib/learn/index.js";
 import { cleanTemp, tempDir } from "../helpers/processes.js";
 import { decide, flowAt, flowJson, learn, liveEpisode, outIn, stretto } from "./learn-helpers.js";

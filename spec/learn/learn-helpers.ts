@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Episode, EpisodeEvent, JsonObject } from "../../lib/trace/index.js";
-import { flowFromJson, type Flow } from "../../lib/plugins/flow/ir/index.js";
-import { explainingBinderFor } from "../../lib/plugins/flow/bind/index.js";
-import { decisionAt, nextLocal, type DeciderName, type Next } from "../../lib/plugins/flow/decide/index.js";
+import { flowFromJson, type Flow } from "../../lib/flow/ir/index.js";
+import { explainingBinderFor } from "../../lib/flow/bind/index.js";
+import { decisionAt, nextLocal, type DeciderName, type Next } from "../../lib/flow/decide/index.js";
 import { NODE, STRETTO, run, type Ran } from "../helpers/processes.js";
 
 export function stretto(args: string[]): Promise<Ran> {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { planFolder } from "../../lib/trace/index.js";
 import { learnFromSessions, readFolderSessions } from "../../lib/learn/index.js";
-import { flowText, type Flow } from "../../lib/plugins/flow/ir/index.js";
+import { flowText, type Flow } from "../../lib/flow/ir/index.js";
 import { SHOP_TOOLS, writeSessions, type ShopStep, type ShopTool } from "./shop-logs.js";
 
 const READS = new Set<string>(SHOP_TOOLS.filter((t) => t.readOnly).map((t) => t.name));
@@ -134,7 +134,7 @@ describe("learning, properties", function () {
 describe("the context before a step", () => {
   it("is the serving code's context of the history up to it", async () => {
     const { contextBefore } = await import("../../lib/learn/context-before.js");
-    const { context } = await import("../../lib/plugins/flow/decide/index.js");
+    const { context } = await import("../../lib/flow/decide/index.js");
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 12 }), fc.nat(12), fc.nat(4), (symbols, t0, j) => {
         const t = Math.min(t0, symbols.length);

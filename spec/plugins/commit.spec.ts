@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { EMPTY, Subject, firstValueFrom, toArray } from "rxjs";
 import { frame, type Frame } from "../../lib/bus/frame.js";
-import type { OwnAnswer, PluginContext } from "../../lib/plugins/api.js";
+import type { OwnAnswer, PluginContext } from "../../lib/bus/runtime/api.js";
 import { answerText } from "../../lib/plugins/commit/commit-call.js";
 import { commitPlugin, type CallCheck } from "../../lib/plugins/commit/commit-plugin.js";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { TestScheduler } from "rxjs/testing";
 import { Observable, delay, finalize, map, of, timer } from "rxjs";
-import { decide } from "../../lib/plugins/decide.js";
-import { wholeLines } from "../../lib/plugins/whole-lines.js";
+import { decide } from "../../lib/bus/runtime/decide.js";
+import { wholeLines } from "../../lib/bus/runtime/whole-lines.js";
 import { frame, type Frame } from "../../lib/bus/frame.js";
 
 const f = (text: string): Frame => frame("client", 0, Buffer.from(`${text}\n`));

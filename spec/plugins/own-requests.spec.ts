@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { OwnRequests } from "../../lib/plugins/own-requests.js";
+import { OwnRequests } from "../../lib/bus/runtime/own-requests.js";
 import { frame } from "../../lib/bus/frame.js";
 
 const answerTo = (id: string | number) => ({ jsonrpc: "2.0", id, result: { ok: true } });

@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { frame, type Sender } from "../../lib/bus/frame.js";
-import { jsonOf } from "../../lib/plugins/json-rpc.js";
-import { SessionLog } from "../../lib/plugins/session-log.js";
+import { jsonOf } from "../../lib/bus/runtime/json-rpc.js";
+import { SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { logHeader } from "../../lib/record/log-header.js";
-import { readsBack } from "../../lib/record/log-entry.js";
+import { readsBack } from "../../lib/protocol/reads-back.js";
 import { mayHoldText, type Json } from "../../lib/trace/json.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";
 

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decisionAt, nextExplored, NOT_PROMOTED } from "../../lib/plugins/flow/decide/index.js";
-import { explainingBinderFor } from "../../lib/plugins/flow/bind/index.js";
-import type { Flow } from "../../lib/plugins/flow/ir/flow-types.js";
-import { parseFlow } from "../../lib/plugins/flow/ir/load-flow.js";
-import { flowText } from "../../lib/plugins/flow/ir/flow-to-json.js";
+import { decisionAt, nextExplored, NOT_PROMOTED } from "../../lib/flow/decide/index.js";
+import { explainingBinderFor } from "../../lib/flow/bind/index.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import { flowText } from "../../lib/flow/ir/flow-to-json.js";
 import {
   emptyScoring,
   promoteServed,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseFlow } from "../../lib/plugins/flow/ir/index.js";
+import { parseFlow } from "../../lib/flow/ir/index.js";
 import { flowView, showFlow } from "../../lib/review/index.js";
 import { requireFixture } from "../flow/flow-fixture.js";
 import { cleanTemp, killAll, tempDir } from "../helpers/processes.js";

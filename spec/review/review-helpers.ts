@@ -5,7 +5,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE, STRETTO, run, tempDir, type Ran } from "../helpers/processes.js";
-import { STANDARD_PROGRAM_JSON } from "../../lib/plugins/flow/program/standard-program.js";
+import { STANDARD_PROGRAM_JSON } from "../../lib/flow/program/standard-program.js";
 
 /** A flow file as parsed JSON, edited freely by the specs. */
 export type FlowJson = Record<string, any>;

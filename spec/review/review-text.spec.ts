@@ -4,9 +4,9 @@
  * a tie to even, counts with thousands separated.
  */
 import assert from "node:assert/strict";
-import { parseProgram } from "../../lib/plugins/flow/program/parse-program.js";
-import { printProgram } from "../../lib/plugins/flow/program/print-program.js";
-import { STANDARD_PROGRAM_TEXT, standardProgram } from "../../lib/plugins/flow/program/standard-program.js";
+import { parseProgram } from "../../lib/flow/program/parse-program.js";
+import { printProgram } from "../../lib/flow/program/print-program.js";
+import { STANDARD_PROGRAM_TEXT, standardProgram } from "../../lib/flow/program/standard-program.js";
 import { fixed, percent, thousands } from "../../lib/review/numbers.js";
 
 describe("a review's text", () => {

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { FlowLoadError, parseFlow, type Flow } from "../../plugins/flow/ir/index.js";
+import { FlowLoadError, parseFlow, type Flow } from "../../flow/ir/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { UsageError, type Command, type Io, type ParsedArgs } from "./command.js";
 

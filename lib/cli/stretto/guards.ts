@@ -9,7 +9,7 @@
 import { writeFile } from "node:fs/promises";
 import { LogReadError, folderEpisodes, unqualified } from "../../trace/index.js";
 import { osErrorText } from "../../util/os-errors.js";
-import { Auditor, auditJson, auditMarkdown, guardsSetupError, rulesFor } from "../../plugins/guards/index.js";
+import { Auditor, auditJson, auditMarkdown, guardsSetupError, rulesFor } from "../../guards/index.js";
 import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, checkHelpLine, parseArgs, say, type Command, type Io } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 import { QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";

@@ -6,7 +6,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { LearnError, learnFromSessions, readFolderSessions } from "../../learn/index.js";
-import { flowText } from "../../plugins/flow/ir/index.js";
+import { flowText } from "../../flow/ir/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { VERSION } from "../../version.js";
 import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";

@@ -6,11 +6,11 @@
 import { writeFile } from "node:fs/promises";
 import { makeOracle } from "../../oracle/make-oracle.js";
 import type { OracleKind } from "../../oracle/oracle.js";
-import { DECIDERS, type DeciderName } from "../../plugins/flow/decide/types.js";
-import { FlowLoadError, loadFlow } from "../../plugins/flow/ir/load-flow.js";
-import type { Flow, PromotionBar } from "../../plugins/flow/ir/flow-types.js";
+import { DECIDERS, type DeciderName } from "../../flow/decide/types.js";
+import { FlowLoadError, loadFlow } from "../../flow/ir/load-flow.js";
+import type { Flow, PromotionBar } from "../../flow/ir/flow-types.js";
 import { PER_CALL } from "../../plugins/flow/flow-plugin.js";
-import { flowText } from "../../plugins/flow/ir/flow-to-json.js";
+import { flowText } from "../../flow/ir/flow-to-json.js";
 import { DEFAULT_BAR, episodeSessions, folderSessions, promoteServed, promotedSites, type SentSession } from "../../promote/index.js";
 import { promotionMarkdown } from "../../review/promotion-table.js";
 import { osErrorText } from "../../util/os-errors.js";

@@ -4,7 +4,7 @@
  * server's side answered from the log. One JSON line per thing a plugin did.
  */
 import { builtinPlugins } from "../builtin-plugins.js";
-import { loadPlugin } from "../../plugins/load.js";
+import { loadPlugin } from "../../bus/runtime/load.js";
 import { readLog } from "../../trace/index.js";
 import { replay } from "../../replay/replay.js";
 import { ProxyError } from "../../util/proxy-error.js";
@@ -50,7 +50,7 @@ export const replayCommand: Command = {
     if ("error" in flow) throw new UsageError(flow.error, this.usage);
     for (const [name, v] of flow.values) values.set(name, v);
     // The flow's modules load only when asked for, as in the proxy.
-    const flows = values.has("flow") ? await import("../../plugins/flow/flow-options.js") : undefined;
+    const flows = values.has("flow") ? await import("../flow-options.js") : undefined;
     let plugins;
     try {
       plugins = [

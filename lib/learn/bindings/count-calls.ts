@@ -6,8 +6,8 @@
  */
 import type { Episode } from "../../trace/index.js";
 import { isObject, jsonText, type Json, type JsonObject } from "../../trace/json.js";
-import { keyish, mentions, parseOutput, valueText } from "../../plugins/flow/bind/index.js";
-import { PairMap, type ArgCounts, type SourceCounts, type ToolKind } from "../../plugins/flow/ir/index.js";
+import { keyish, mentions, parseOutput, valueText } from "../../flow/bind/index.js";
+import { PairMap, type ArgCounts, type SourceCounts, type ToolKind } from "../../flow/ir/index.js";
 import { isStringList, listSource, stringSource, type SeenOutput, type Source } from "./trace-value.js";
 
 /** What one argument of a tool took, for deciding whether it is a constant. */

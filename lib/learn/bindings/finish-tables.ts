@@ -5,8 +5,8 @@
  * when asked for and only for arguments that can be nothing else.
  */
 import { compareCodePoints } from "../../trace/json.js";
-import { REQUIRED_SHARE } from "../../plugins/flow/bind/index.js";
-import { PairMap, compareKeys, type Bindings, type SiteSource } from "../../plugins/flow/ir/index.js";
+import { REQUIRED_SHARE } from "../../flow/bind/index.js";
+import { PairMap, compareKeys, type Bindings, type SiteSource } from "../../flow/ir/index.js";
 import type { CallCounts } from "./count-calls.js";
 
 /** A constant is learned only from at least this many calls that passed it. */

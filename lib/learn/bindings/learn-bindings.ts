@@ -3,7 +3,7 @@
  * counting pass, the tables it keeps, then the passes that score the binder's picks.
  */
 import type { Episode } from "../../trace/index.js";
-import type { Bindings, ToolKind } from "../../plugins/flow/ir/index.js";
+import type { Bindings, ToolKind } from "../../flow/ir/index.js";
 import { countCalls, emptyCallCounts } from "./count-calls.js";
 import { firstPassBindings } from "./finish-tables.js";
 import { scorePicks } from "./score-picks.js";

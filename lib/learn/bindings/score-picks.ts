@@ -12,8 +12,8 @@
  */
 import type { Episode, ToolCall } from "../../trace/index.js";
 import { isObject, type Json } from "../../trace/json.js";
-import { SessionReading, SessionView, pick, valueText } from "../../plugins/flow/bind/index.js";
-import type { Bindings, ToolKind, UsedCount } from "../../plugins/flow/ir/index.js";
+import { SessionReading, SessionView, pick, valueText } from "../../flow/bind/index.js";
+import type { Bindings, ToolKind, UsedCount } from "../../flow/ir/index.js";
 
 function passesAll(call: ToolCall, args: Record<string, Json>): boolean {
   const given = call.arguments;

@@ -4,7 +4,7 @@
  * first element whose values hold every element.
  */
 import type { Json } from "../../trace/index.js";
-import { atPath, findPaths } from "../../plugins/flow/bind/index.js";
+import { atPath, findPaths } from "../../flow/bind/index.js";
 
 /** A successful output as the learner keeps it: its tool and its content parsed. */
 export interface SeenOutput {

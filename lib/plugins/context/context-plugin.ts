@@ -1,5 +1,5 @@
-import type { Plugin, PluginContext, PluginFactory } from "../api.js";
-import { requestOf } from "../json-rpc.js";
+import type { Plugin, PluginContext, PluginFactory } from "../../bus/runtime/api.js";
+import { requestOf } from "../../bus/runtime/json-rpc.js";
 import type { ContextFile } from "./context-file.js";
 
 /**

@@ -4,7 +4,7 @@
  */
 import { messageLine } from "../../protocol/compose.js";
 import { jsonText, type Json } from "../../trace/json.js";
-import type { RpcResponse } from "../json-rpc.js";
+import type { RpcResponse } from "../../bus/runtime/json-rpc.js";
 
 /** The appendix's first line, exactly. */
 export const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";

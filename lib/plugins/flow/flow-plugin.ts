@@ -11,15 +11,15 @@ import { frame } from "../../bus/frame.js";
 import { EMPTY, from, mergeMap, of, tap, type Observable } from "../../bus/rx.js";
 import type { Oracle } from "../../oracle/oracle.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
-import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../api.js";
+import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../../bus/runtime/api.js";
 import type { ContextReader } from "../context/context-plugin.js";
-import { idKey, jsonOf, mayHold, messagesOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../json-rpc.js";
+import { idKey, jsonOf, mayHold, messagesOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../../bus/runtime/json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
-import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "./bind/index.js";
-import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "./decide/index.js";
+import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
+import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
-import type { Flow } from "./ir/flow-types.js";
-import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "./program/index.js";
+import type { Flow } from "../../flow/ir/flow-types.js";
+import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
 import { ServedServer } from "./served-server.js";
 
 /** The caps' defaults (§2.11). */

@@ -9,10 +9,10 @@ import type { Frame } from "../../bus/frame.js";
 import { compareCodePoints, type Json } from "../../trace/json.js";
 import { unqualified } from "../../trace/qualify.js";
 import { ServerNameFinder } from "../../trace/server-name.js";
-import type { PluginContext } from "../api.js";
-import { jsonOf } from "../json-rpc.js";
-import { flowServers, LiveDecisions } from "./decide/index.js";
-import type { Flow } from "./ir/flow-types.js";
+import type { PluginContext } from "../../bus/runtime/api.js";
+import { jsonOf } from "../../bus/runtime/json-rpc.js";
+import { flowServers, LiveDecisions } from "../../flow/decide/index.js";
+import type { Flow } from "../../flow/ir/flow-types.js";
 
 export class ServedServer {
   private readonly servers: Set<string>;

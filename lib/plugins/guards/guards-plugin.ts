@@ -1,13 +1,13 @@
 import type { Frame } from "../../bus/frame.js";
 import { errorLine } from "../../protocol/compose.js";
-import type { Plugin, PluginFactory } from "../api.js";
-import { decide } from "../decide.js";
-import { keepMessages, messagesOf, toolAnswer, type WireMessage } from "../json-rpc.js";
+import type { Plugin, PluginFactory } from "../../bus/runtime/api.js";
+import { decide } from "../../bus/runtime/decide.js";
+import { keepMessages, messagesOf, toolAnswer, type WireMessage } from "../../bus/runtime/json-rpc.js";
 import type { CallCheck } from "../commit/commit-plugin.js";
 import type { ContextReader } from "../context/context-plugin.js";
-import { refusalNotice, type Decision } from "./check.js";
-import { EventCursor } from "./event-cursor.js";
-import { guardsFor } from "./domains.js";
+import { refusalNotice, type Decision } from "../../guards/check.js";
+import { EventCursor } from "../../guards/event-cursor.js";
+import { guardsFor } from "../../guards/domains.js";
 
 export interface GuardsPluginOptions {
   domain: string;

@@ -1,4 +1,4 @@
-import { isObject } from "../../bus/protocol-era.js";
+import { isObject } from "../../protocol/protocol-era.js";
 
 /** Whether a line is the response (result or error) to the request with this id. */
 export function isAnswerTo(line: Buffer, idJson: string): boolean {

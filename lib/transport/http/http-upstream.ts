@@ -1,7 +1,7 @@
 import { Readable, Writable } from "node:stream";
 import { LineSplitter } from "../../bus/line-splitter.js";
-import { peek, type EraInfo, type Peek } from "../../bus/protocol-era.js";
-import type { ExitStatus, ServerTransport } from "../server-transport.js";
+import { peek, type EraInfo, type Peek } from "../../protocol/protocol-era.js";
+import type { ExitStatus, ServerTransport } from "../../bus/server-port.js";
 import { HttpClient } from "./client.js";
 import { errorText, stderrText } from "./errors.js";
 import { GetStream } from "./get-stream.js";

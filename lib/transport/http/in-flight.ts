@@ -1,4 +1,4 @@
-import type { Peek } from "../../bus/protocol-era.js";
+import type { Peek } from "../../protocol/protocol-era.js";
 
 /** One host message on its way to the server, and what became of it. */
 export interface Work {

@@ -1,4 +1,4 @@
-import { headerValue, isObject } from "../../bus/protocol-era.js";
+import { headerValue, isObject } from "../../protocol/protocol-era.js";
 
 interface Mirrored {
   /** The chain of `properties` keys leading to the annotated argument. */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { EraDetector, headerValue, isObject, type EraInfo, type Peek } from "../../bus/protocol-era.js";
+import { EraDetector, headerValue, isObject, type EraInfo, type Peek } from "../../protocol/protocol-era.js";
 import type { UpstreamHeader } from "./headers.js";
 import { ParamHeaders } from "./param-headers.js";
 

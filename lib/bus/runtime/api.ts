@@ -1,0 +1,82 @@
+import type { Observable, OperatorFunction } from "../rx.js";
+import type { Clock } from "../clock.js";
+import type { Frame } from "../frame.js";
+import type { Episode } from "../../trace/episode-types.js";
+import type { RpcResponse } from "./json-rpc.js";
+
+/**
+ * The plugin API. A plugin is a function of the session (its streams and injected
+ * dependencies) returning operators, redux-observable style: no hidden globals, so a test
+ * can hand a plugin a fake context. Built-in features (guards, commit, context, flows) are
+ * plugins on this same API.
+ *
+ * Frames reach a plugin as whole lines, in the order they were read. An operator emits the
+ * frames that go on: the same frame object passes it on untouched (its bytes stay exact);
+ * a frame with `from: "proxy"` is a line the proxy composed (it is logged as a `proxy`
+ * entry); emitting nothing for a frame withholds it. Use `decide()` for decisions that take
+ * time: it keeps the order, so a slow decision never lets a later line overtake.
+ */
+export interface Plugin {
+  readonly name: string;
+  /** Lines from the host on their way to the server. */
+  readonly client?: OperatorFunction<Frame, Frame>;
+  /** Lines from the server on their way to the host (answers to the proxy's own requests never come here). */
+  readonly server?: OperatorFunction<Frame, Frame>;
+  /**
+   * Called with each line as it is read, just before it is logged: the place to log what
+   * must stand in front of it (the conversation before a tool call). Keep it quick.
+   */
+  readonly sees?: (frame: Frame) => void;
+  /** Called once when the host's input ends, before the server's input is closed. */
+  readonly hostEnded?: () => void;
+  /**
+   * True for a plugin that judges the host's lines (the guards). The bus then fails closed
+   * for the whole session: a host line reaches the plugins, and so the server, only if it
+   * passes the strict check (`checkLine`: exact UTF-8 JSON, no key twice, no bare CR, ids
+   * that are strings or integers, …). What fails is answered with a JSON-RPC error, said on
+   * stderr, logged as `raw`, and never forwarded.
+   */
+  readonly judgesHostLines?: boolean;
+}
+
+/** What `--plugin <module>` modules export by default. */
+export type PluginFactory = (session: PluginContext) => Plugin | Promise<Plugin>;
+
+/** The answer to one of the proxy's own requests, or why there is none. */
+export type OwnAnswer =
+  | { kind: "answer"; response: RpcResponse; frame: Frame }
+  | { kind: "no-answer"; why: "patience" | "server-gone" };
+
+export interface OwnRequestOptions {
+  /** How long to wait for the answer (default 60 s); a later answer is logged, not forwarded. */
+  patienceMs?: number;
+}
+
+export interface PluginContext {
+  readonly clock: Clock;
+  /** `--domain`, if given. */
+  readonly domain: string | undefined;
+  /** The session id (names the log). */
+  readonly session: string;
+  /** The host session (`STRETTO_SESSION`, else `host-<ppid>`), when known. */
+  readonly hostSession: string | undefined;
+  /** Every line in log order: client, server, proxy and context entries, as recorded. */
+  readonly frames$: Observable<Frame>;
+  /** Sends a line the proxy composed to the host (logged as a `proxy` entry). */
+  toClient(bytes: Buffer): void;
+  /**
+   * Sends the proxy's own request to the server with the next `stretto-<n>` id (one counter
+   * per session, shared by every plugin) and resolves with its answer.
+   */
+  request(method: string, params: unknown, options?: OwnRequestOptions): Promise<OwnAnswer>;
+  /** The id the next own request will use, without sending it. */
+  nextOwnId(): string;
+  /** Appends an entry to the session log (and the session's episode). */
+  log(from: "proxy" | "context", bytes: Buffer): void;
+  /** The session's Episode so far, kept incrementally. */
+  episode(): Episode;
+  /** Says something on stderr, prefixed `stretto-proxy:`. */
+  say(message: string): void;
+  /** Whether the server can still take lines (false once its input has closed). */
+  serverOpen(): boolean;
+}

@@ -1,0 +1,133 @@
+import { CHECKED, PARSED, frame as newFrame, type Frame } from "../frame.js";
+import { checkLine, type WireMessage } from "../../protocol/line-check.js";
+import { toolResultLine } from "../../protocol/compose.js";
+import { mayHoldText } from "../../trace/json.js";
+import { isUtf8 } from "node:buffer";
+
+/** A JSON-RPC id: MCP uses strings and numbers. */
+export type RpcId = string | number;
+
+export interface RpcRequest {
+  jsonrpc?: string;
+  id: RpcId;
+  method: string;
+  params?: unknown;
+}
+
+export interface RpcNotification {
+  jsonrpc?: string;
+  method: string;
+  params?: unknown;
+}
+
+export interface RpcResponse {
+  jsonrpc?: string;
+  id: RpcId;
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: unknown } | null;
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+/**
+ * A frame's JSON value, parsed at most once however many plugins ask; undefined for a
+ * line that is not (valid UTF-8) JSON. Frames are immutable, so the cache is safe.
+ */
+export function jsonOf(frame: Frame): unknown {
+  const known = frame[PARSED];
+  if (known !== undefined) return known === NOT_JSON ? undefined : known;
+  let value: unknown = NOT_JSON;
+  if (isUtf8(frame.bytes)) {
+    try {
+      value = JSON.parse(frame.bytes.toString("utf8"));
+    } catch {
+      value = NOT_JSON;
+    }
+  }
+  frame[PARSED] = value;
+  return value === NOT_JSON ? undefined : value;
+}
+
+/** Whether a frame's line could hold `text` in a string or key (`mayHoldText`): if not, it need not be parsed. */
+export function mayHold(frame: Frame, text: string): boolean {
+  return mayHoldText(frame.bytes, text);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function isId(v: unknown): v is RpcId {
+  return typeof v === "string" || typeof v === "number";
+}
+
+export function isRequest(v: unknown): v is RpcRequest {
+  return isObject(v) && typeof v["method"] === "string" && isId(v["id"]);
+}
+
+export function isNotification(v: unknown): v is RpcNotification {
+  return isObject(v) && typeof v["method"] === "string" && (v["id"] === undefined || v["id"] === null);
+}
+
+export function isResponse(v: unknown): v is RpcResponse {
+  return isObject(v) && v["method"] === undefined && isId(v["id"]) && ("result" in v || ("error" in v && v["error"] !== null));
+}
+
+/** The request a frame carries, if it is one (not a batch, not a notification). */
+export function requestOf(frame: Frame): RpcRequest | undefined {
+  const v = jsonOf(frame);
+  return isRequest(v) ? v : undefined;
+}
+
+export function responseOf(frame: Frame): RpcResponse | undefined {
+  const v = jsonOf(frame);
+  return isResponse(v) ? v : undefined;
+}
+
+/** Ids match by JSON identity: 1 and "1" are different requests. */
+export function sameId(a: RpcId, b: RpcId): boolean {
+  return a === b;
+}
+
+/** A key for maps of ids that keeps 1 and "1" apart. */
+export function idKey(id: RpcId): string {
+  return typeof id === "string" ? `s:${id}` : `n:${id}`;
+}
+
+/** One line the proxy composed: compact JSON and `\n`. */
+export function line(message: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(message)}\n`);
+}
+
+/** A `tools/call` result in the natural key order (decision 2). */
+export function toolResult(id: RpcId, text: string, isError: boolean): Buffer {
+  return line({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError } });
+}
+
+export type { WireMessage } from "../../protocol/line-check.js";
+
+/**
+ * The messages a line holds (one, or each element of a batch), with each message's exact
+ * text and its id as written; undefined when the line is not JSON-RPC the strict check
+ * reads. In guard mode the bus has already checked every host line a plugin sees.
+ */
+export function messagesOf(f: Frame): readonly WireMessage[] | undefined {
+  const check = (f[CHECKED] ??= checkLine(f.bytes));
+  return check.ok ? check.messages : undefined;
+}
+
+/**
+ * The frames that go on when only the messages `keep` accepts may: the line itself when it
+ * keeps them all, nothing when it keeps none, else a batch of the kept messages' exact texts.
+ */
+export function keepMessages(f: Frame, messages: readonly WireMessage[], keep: (m: WireMessage) => boolean): Frame[] {
+  const kept = messages.filter(keep);
+  if (kept.length === messages.length) return [f];
+  if (kept.length === 0) return [];
+  return [newFrame("proxy", f.tMs, Buffer.from(`[${kept.map((m) => m.text).join(",")}]\n`))];
+}
+
+/** A `tools/call` result answering `m`, with its id exactly as the host wrote it. */
+export function toolAnswer(m: WireMessage, text: string, isError: boolean): Buffer {
+  return toolResultLine(m.idText ?? "null", text, isError);
+}

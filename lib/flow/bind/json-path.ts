@@ -1,0 +1,112 @@
+/**
+ * The source paths of a flow's bindings (facts-flows §2.6, "Path helpers"): how a tool's
+ * output is read as JSON, the paths a value is found at (`$`, `$.key`, `$.items[*].id`),
+ * and the string values at a path, each with its siblings.
+ *
+ * Objects are walked in key order (code point order), as the original's serde_json, built
+ * without `preserve_order`, holds them: "document order" is that order.
+ */
+import { isObject, jsonText, sortedKeys, type Json, type JsonObject } from "../../trace/json.js";
+
+/** One string value at a path, with the other string values of its parent object. */
+export interface Found {
+  value: string;
+  siblings: string[];
+}
+
+/**
+ * A tool's output as JSON: the text parsed when it is JSON; else, when it has more than one
+ * non-empty trimmed line, the array of those lines (a listing, bound at `$[*]`); else the
+ * text as one string.
+ */
+export function parseOutput(content: string): Json {
+  try {
+    return JSON.parse(content) as Json;
+  } catch {
+    const lines = content
+      .split("\n")
+      .map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l).trim())
+      .filter((l) => l !== "");
+    return lines.length > 1 ? lines : content;
+  }
+}
+
+/** A value as text for comparing with what was passed: a string as is, else compact JSON. */
+export function valueText(v: Json): string {
+  return typeof v === "string" ? v : jsonText(v);
+}
+
+/** Every path at which `target` is a string value of `v`, array indices written `[*]`. */
+export function findPaths(v: Json, target: string, path = "$", out: string[] = []): string[] {
+  if (typeof v === "string") {
+    if (v === target) out.push(path);
+  } else if (Array.isArray(v)) {
+    for (const item of v) findPaths(item, target, `${path}[*]`, out);
+  } else if (isObject(v)) {
+    for (const k of sortedKeys(v)) findPaths(v[k]!, target, `${path}.${k}`, out);
+  }
+  return out;
+}
+
+/**
+ * The string values of `v` at `path` (as `findPaths` writes it), in document order, each
+ * with the other string values of its parent object. Only `.key` and `[*]` segments are
+ * walked; a shape that differs (a number where a string is, an object where an array is)
+ * yields nothing.
+ */
+export function atPath(v: Json, path: string): Found[] {
+  const out: Found[] = [];
+  walk(v, path.startsWith("$") ? path.slice(1) : path, undefined, out);
+  return out;
+}
+
+function walk(v: Json, rest: string, parent: Json | undefined, out: Found[]): void {
+  if (rest === "") {
+    if (typeof v === "string") out.push({ value: v, siblings: isObject(parent) ? stringSiblings(parent, v) : [] });
+    return;
+  }
+  if (rest.startsWith("[*]")) {
+    if (Array.isArray(v)) for (const item of v) walk(item, rest.slice(3), v, out);
+    return;
+  }
+  if (rest.startsWith(".")) {
+    const tail = rest.slice(1);
+    let end = tail.search(/[.[]/);
+    if (end === -1) end = tail.length;
+    const key = tail.slice(0, end);
+    if (isObject(v) && Object.prototype.hasOwnProperty.call(v, key)) walk(v[key]!, tail.slice(end), v, out);
+  }
+}
+
+/** The string values of `o` other than `value`. */
+function stringSiblings(o: JsonObject, value: string): string[] {
+  const out: string[] = [];
+  for (const k of sortedKeys(o)) {
+    const x = o[k];
+    if (typeof x === "string" && x !== value) out.push(x);
+  }
+  return out;
+}
+
+/** The string values under the key `key` anywhere in `v`, in document order, with siblings. */
+export function namedValues(v: Json, key: string, out: Found[] = []): Found[] {
+  if (Array.isArray(v)) {
+    for (const item of v) namedValues(item, key, out);
+  } else if (isObject(v)) {
+    for (const k of sortedKeys(v)) {
+      const child = v[k]!;
+      if (k === key && typeof child === "string") out.push({ value: child, siblings: stringSiblings(v, child) });
+      else namedValues(child, key, out);
+    }
+  }
+  return out;
+}
+
+/** Every string (trimmed, lower-cased) and number (as text) under `v`. */
+export function lowerScalars(v: Json, out: Set<string> = new Set()): Set<string> {
+  if (typeof v === "string") out.add(v.trim().toLowerCase());
+  else if (typeof v === "number") out.add(JSON.stringify(v));
+  else if (Array.isArray(v)) for (const item of v) lowerScalars(item, out);
+  else if (isObject(v)) for (const k of Object.keys(v)) lowerScalars(v[k]!, out);
+  return out;
+}

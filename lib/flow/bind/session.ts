@@ -1,0 +1,253 @@
+/**
+ * What a binding reads from the session episode (facts-flows §2.6, "What `pick` reads"):
+ * the customer's text, each successful output parsed, every call made (the episode's and the
+ * calls in flight), and the values the customer gave the agent by another way than the
+ * conversation.
+ *
+ * A `SessionReading` takes events one at a time; a view may stack one reading on another,
+ * so the live session reads the closed part of the session once (`LiveDecisions`) and
+ * only the turn being decided afresh.
+ */
+import type { Json } from "../../trace/json.js";
+import type { Episode, EpisodeEvent, ToolCall } from "../../trace/episode-types.js";
+import { isObject } from "../../trace/json.js";
+import { atPath, lowerScalars, parseOutput, valueText, type Found } from "./json-path.js";
+import { keyish, mentionedWithSiblings, mentions } from "./mentions.js";
+
+/** One successful tool output, parsed. */
+export interface Output {
+  tool: string;
+  callId: string;
+  value: Json;
+  /** Its scalars, lower-cased (what it showed the agent). */
+  scalars: Set<string>;
+  /** Its place among the view's outputs (0 the oldest). */
+  seq: number;
+  /** What `atPath` found at each path, when the output is kept across decisions. */
+  walks?: Map<string, readonly Found[]>;
+}
+
+/** What `path` holds in `out` (`atPath`), each path walked once for an output the session keeps. */
+export function foundAt(out: Output, path: string): readonly Found[] {
+  if (out.walks === undefined) return atPath(out.value, path);
+  let found = out.walks.get(path);
+  if (found === undefined) out.walks.set(path, (found = atPath(out.value, path)));
+  return found;
+}
+
+/** An output's content parsed, and what was found in it (kept when the parse is). */
+export interface ParsedOutput {
+  value: Json;
+  scalars: Set<string>;
+  walks?: Map<string, readonly Found[]>;
+}
+
+/** Parses an output's content: the live views keep one per distinct text, so a session parses each once. */
+export type ParseOutput = (content: string) => ParsedOutput;
+
+const parseFresh: ParseOutput = (content) => {
+  const value = parseOutput(content);
+  return { value, scalars: lowerScalars(value) };
+};
+
+/** The session read event by event, on top of an earlier reading of the events before. */
+export class SessionReading {
+  customer = "";
+  readonly outputs: Output[] = [];
+  /** `outputs` by tool, in the same order. */
+  readonly outputsBy = new Map<string, Output[]>();
+  /** The tools called (or in flight). */
+  readonly calledTools = new Set<string>();
+  /** By tool, argument and value text, the calls that passed it, in order. */
+  readonly passed = new Map<string, Map<string, Map<string, ToolCall[]>>>();
+  readonly given = new Set<string>();
+  readonly outputOf = new Map<string, Output>();
+  private readonly seenHere = new Set<string>();
+  /** Mentions already matched, kept by the views over this reading (see `SessionView.mentioned`). */
+  mentions: MentionMemo | undefined;
+
+  constructor(
+    readonly base: SessionReading | undefined = undefined,
+    private readonly parse: ParseOutput = parseFresh,
+  ) {}
+
+  /** Outputs read so far, here and below. */
+  outputCount(): number {
+    return this.outputs.length + (this.base?.outputCount() ?? 0);
+  }
+
+  /** Whether an output read so far (here or below) showed `v`. */
+  seen(v: string): boolean {
+    return this.seenHere.has(v) || (this.base?.seen(v) ?? false);
+  }
+
+  read(e: EpisodeEvent): void {
+    if (e.kind === "user") {
+      this.customer += e.text.toLowerCase() + "\n";
+    } else if (e.kind === "tool_result") {
+      if (e.error) return;
+      const { value, scalars, walks } = this.parse(e.content);
+      for (const v of scalars) this.seenHere.add(v);
+      const out: Output = { tool: e.name, callId: e.call_id, value, scalars, seq: this.outputCount(), ...(walks === undefined ? {} : { walks }) };
+      // A call answered twice: the later output is the one it returned.
+      this.outputOf.set(e.call_id, out);
+      this.outputs.push(out);
+      const same = this.outputsBy.get(e.name);
+      if (same === undefined) this.outputsBy.set(e.name, [out]);
+      else same.push(out);
+    } else {
+      for (const c of e.calls) {
+        for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
+        this.madeBy(c);
+      }
+    }
+  }
+
+  /** Calls in flight: made, but never counted as giving a value. */
+  inFlight(calls: readonly ToolCall[]): void {
+    for (const c of calls) this.madeBy(c);
+  }
+
+  private madeBy(c: ToolCall): void {
+    this.calledTools.add(c.name);
+    if (!isObject(c.arguments)) return;
+    let byArg = this.passed.get(c.name);
+    if (byArg === undefined) this.passed.set(c.name, (byArg = new Map()));
+    for (const k of Object.keys(c.arguments)) {
+      let byText = byArg.get(k);
+      if (byText === undefined) byArg.set(k, (byText = new Map()));
+      const text = valueText(c.arguments[k]!);
+      const calls = byText.get(text);
+      if (calls === undefined) byText.set(text, [c]);
+      else calls.push(c);
+    }
+  }
+}
+
+export class SessionView {
+  /** Every User text, lower-cased, each followed by `\n`. */
+  readonly customer: string;
+  private readonly layers: SessionReading[];
+  private all: readonly Output[] | undefined;
+
+  /** The view of `episode` with `inFlight`; or of `reading`, already read, when given. */
+  constructor(episode: Episode, inFlight?: readonly ToolCall[]);
+  constructor(reading: SessionReading);
+  constructor(from: Episode | SessionReading, inFlight: readonly ToolCall[] = []) {
+    let top: SessionReading;
+    if (from instanceof SessionReading) top = from;
+    else {
+      top = new SessionReading();
+      for (const e of from.events) top.read(e);
+      top.inFlight(inFlight);
+    }
+    const layers: SessionReading[] = [];
+    for (let r: SessionReading | undefined = top; r !== undefined; r = r.base) layers.unshift(r);
+    this.layers = layers;
+    this.customer = layers.map((r) => r.customer).join("");
+  }
+
+  /** Successful outputs, oldest first. */
+  get outputs(): readonly Output[] {
+    return (this.all ??= this.layers.length === 1 ? this.layers[0]!.outputs : ([] as Output[]).concat(...this.layers.map((r) => r.outputs)));
+  }
+
+  /** Each output of `tool`, newest first, until `visit` says stop (returns true). */
+  eachOutputOf(tool: string, visit: (out: Output) => boolean | void): void {
+    for (let l = this.layers.length - 1; l >= 0; l--) {
+      const outs = this.layers[l]!.outputsBy.get(tool);
+      if (outs !== undefined) for (let i = outs.length - 1; i >= 0; i--) if (visit(outs[i]!) === true) return;
+    }
+  }
+
+  /**
+   * Whether the customer mentions a found value or its record (`mentionedWithSiblings`).
+   * Found values are kept with their parsed outputs, and the customer's text seldom changes
+   * between decisions, so each is matched once while the text stays the same.
+   */
+  mentioned(found: Found): boolean {
+    const memo = this.mentionMemo();
+    let m = memo.found.get(found);
+    if (m === undefined) memo.found.set(found, (m = mentionedWithSiblings(this.customer, found)));
+    return m;
+  }
+
+  /** Whether the customer mentions any value of a found list (kept like `mentioned`). */
+  mentionsAny(list: readonly Found[]): boolean {
+    const memo = this.mentionMemo();
+    let m = memo.lists.get(list);
+    if (m === undefined) memo.lists.set(list, (m = list.some((f) => this.mentioned(f))));
+    return m;
+  }
+
+  /** The memo of the bottom reading, which lives as long as the session does. */
+  private mentionMemo(): MentionMemo {
+    const root = this.layers[0]!;
+    if (root.mentions?.customer !== this.customer) root.mentions = { customer: this.customer, found: new Map(), lists: new Map() };
+    return root.mentions;
+  }
+
+  /** The tool of the most recent output: the site a binding orders its sources at. */
+  get site(): string | undefined {
+    for (let l = this.layers.length - 1; l >= 0; l--) {
+      const last = this.layers[l]!.outputs.at(-1);
+      if (last !== undefined) return last.tool;
+    }
+    return undefined;
+  }
+
+  /** Whether `tool` was called (or is in flight). */
+  called(tool: string): boolean {
+    return this.layers.some((r) => r.calledTools.has(tool));
+  }
+
+  /** The value texts passed as `arg` in the calls made to `tool` (calls in flight too). */
+  used(tool: string, arg: string): UsedValues {
+    const maps: UsedValues[] = [];
+    for (const r of this.layers) {
+      const texts = r.passed.get(tool)?.get(arg);
+      if (texts !== undefined) maps.push(texts);
+    }
+    if (maps.length === 1) return maps[0]!;
+    return { has: (text) => maps.some((m) => m.has(text)) };
+  }
+
+  /** A value the customer gave: keyish, and passed before any result held it, or mentioned. */
+  gave(v: string): boolean {
+    return keyish(v) && (this.layers.some((r) => r.given.has(v)) || mentions(this.customer, v));
+  }
+
+  /**
+   * What the call to `tool` with `value` as `arg` returned, as its lower-cased scalars, if
+   * it returned successfully.
+   */
+  returned(tool: string, arg: string, value: string): Set<string> | undefined {
+    for (const r of this.layers) {
+      for (const c of r.passed.get(tool)?.get(arg)?.get(value) ?? []) {
+        const out = this.outputOf(c.id);
+        if (out !== undefined) return new Set(out.scalars);
+      }
+    }
+    return undefined;
+  }
+
+  private outputOf(callId: string): Output | undefined {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const out = this.layers[i]!.outputOf.get(callId);
+      if (out !== undefined) return out;
+    }
+    return undefined;
+  }
+}
+
+/** The value texts passed as one argument of a tool. */
+export interface UsedValues {
+  has(text: string): boolean;
+}
+
+/** Mentions matched against one customer text (the last one asked about). */
+export interface MentionMemo {
+  customer: string;
+  found: Map<Found, boolean>;
+  lists: Map<readonly Found[], boolean>;
+}

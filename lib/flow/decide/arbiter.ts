@@ -1,0 +1,90 @@
+/**
+ * The arbiter decider (facts-flows §2.5 step 6): ask the System-One model the v2
+ * questions, then weigh its answers with the habit prior by the fold's conditional logit.
+ */
+import { requestKey } from "../../oracle/cache.js";
+import type { ChoiceAnswer, Oracle, OracleResponse } from "../../oracle/oracle.js";
+import type { Episode } from "../../trace/episode-types.js";
+import type { Flow } from "../ir/flow-types.js";
+import { arbiterFeatures, conditionalLogit } from "./arbiter-features.js";
+import { arbiterRequest } from "./arbiter-request.js";
+import { foldOf } from "./fnv.js";
+import type { LiveSite } from "./site.js";
+import { RESPOND } from "./types.js";
+
+export const INCOMPLETE = "the System-One answer was incomplete";
+
+export function modelFailed(message: string): string {
+  return `the System-One model failed: ${message}`;
+}
+
+export interface ArbiterInput {
+  flow: Flow;
+  episode: Episode;
+  taskId: string;
+  live: LiveSite;
+  options: readonly string[];
+  habit: ReadonlyMap<string, number>;
+  oracle: Oracle;
+}
+
+export type ArbiterResult =
+  | { ok: true; key: string; probs: Map<string, number>; oracle: Map<string, number>; predicates: Map<string, number> }
+  | { ok: false; key: string; reason: string };
+
+function choice(response: OracleResponse, id: string): ChoiceAnswer | undefined {
+  const a = Object.hasOwn(response.answers, id) ? response.answers[id] : undefined;
+  return a?.type === "choice" ? a : undefined;
+}
+
+function noulOf(response: OracleResponse, id: string): number | undefined {
+  const a = Object.hasOwn(response.answers, id) ? response.answers[id] : undefined;
+  return a?.type === "noul" ? a.noul : undefined;
+}
+
+function probability(answer: ChoiceAnswer, option: string): number {
+  return Object.hasOwn(answer.probabilities, option) ? answer.probabilities[option]! : 0;
+}
+
+export async function arbiterProbs(input: ArbiterInput): Promise<ArbiterResult> {
+  const { flow, options, live } = input;
+  const request = arbiterRequest(flow, input.episode, live, options);
+  const key = requestKey(request);
+  let response: OracleResponse;
+  try {
+    response = await input.oracle.ask(request);
+  } catch (err) {
+    return { ok: false, key, reason: modelFailed(err instanceof Error ? err.message : String(err)) };
+  }
+  const next = choice(response, "next");
+  const goOn = noulOf(response, "go_on");
+  const lookups = options.filter((o) => o !== RESPOND);
+  const toolAnswer = lookups.length >= 2 ? choice(response, "tool") : undefined;
+  if (next === undefined || goOn === undefined || (lookups.length >= 2 && toolAnswer === undefined)) {
+    return { ok: false, key, reason: INCOMPLETE };
+  }
+  const one = new Map(options.map((o) => [o, probability(next, o)]));
+  const two = new Map(
+    options.map((o) => [o, o === RESPOND ? 1 - goOn : toolAnswer === undefined ? goOn : goOn * probability(toolAnswer, o)]),
+  );
+  const predicates = new Map<string, number>();
+  for (const p of flow.predicates) {
+    const a = noulOf(response, `pred_${p.id}`);
+    if (a !== undefined) predicates.set(p.id, a);
+  }
+  const fitted = flow.folds[foldOf(input.taskId) % flow.folds.length]!;
+  const rows = arbiterFeatures({
+    options,
+    prev: live.prev,
+    site: live.site,
+    habit: input.habit,
+    one,
+    two,
+    weighed: flow.weighed,
+    answers: predicates,
+    pick: next.choice,
+    fitted,
+  });
+  const p = conditionalLogit(rows, fitted, live.site);
+  return { ok: true, key, probs: new Map(options.map((o, i) => [o, p[i]!])), oracle: one, predicates };
+}

@@ -1,0 +1,75 @@
+/**
+ * The flow log's decision line (facts-flows §3.1–3.2): the decision serialized, plus the
+ * engine's fields, keys sorted at every depth (serde_json's `Value`), compact. Optional
+ * fields print as null, except `policy`, `shadow` and `withheld`, which are omitted when
+ * absent. Numbers are written the JavaScript way (`1`, not `1.0`).
+ */
+import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
+import type { Next, Policy } from "./types.js";
+
+export interface DecisionFields {
+  /** The agent's JSON-RPC id of the call the run follows, as sent (number or string). */
+  after: number | string;
+  /** `decide#<i>`. */
+  address: string;
+  /** The decision's latency in ms (rounded down to an integer). */
+  ms: number;
+  /** True in shadow mode. */
+  shadow?: boolean;
+  /** Why the proposed lookup is left to the agent (§2.7). */
+  withheld?: string;
+}
+
+function record(m: ReadonlyMap<string, number>): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of m) out[k] = v;
+  return out;
+}
+
+export function policyJson(policy: Policy): JsonObject {
+  return {
+    decider: policy.decider,
+    threshold: policy.threshold,
+    epsilon: policy.epsilon,
+    explored: policy.explored,
+    greedy: policy.greedy,
+    propensity: policy.propensity,
+    task_id: policy.task_id,
+    events: policy.events,
+    options: policy.options.map((o) => {
+      const item: JsonObject = { tool: o.tool, p: o.p, habit: o.habit, binding: o.binding, arguments: o.arguments };
+      if (o.unbound !== undefined) item["unbound"] = o.unbound;
+      return item;
+    }),
+  };
+}
+
+/** The decision line as a JSON object (keys in any order; {@link decisionLine} sorts them). */
+export function decisionJson(next: Next, fields: DecisionFields): JsonObject {
+  const line: JsonObject = { action: next.proposal.action };
+  if (next.proposal.action === "lookup") {
+    line["tool"] = next.proposal.tool;
+    line["arguments"] = next.proposal.arguments;
+  } else {
+    line["reason"] = next.proposal.reason;
+  }
+  line["site"] = next.site;
+  line["probs"] = record(next.probs);
+  line["prob"] = next.prob;
+  line["binding"] = next.binding;
+  line["oracle"] = record(next.oracle);
+  line["predicates"] = record(next.predicates);
+  line["key"] = next.key;
+  if (next.policy !== undefined) line["policy"] = policyJson(next.policy);
+  line["after"] = fields.after;
+  line["address"] = fields.address;
+  line["ms"] = Math.floor(fields.ms);
+  if (fields.shadow === true) line["shadow"] = true;
+  if (fields.withheld !== undefined) line["withheld"] = fields.withheld;
+  return line;
+}
+
+/** The decision line's text (no newline): compact JSON, keys sorted at every depth. */
+export function decisionLine(next: Next, fields: DecisionFields): string {
+  return jsonText(decisionJson(next, fields) as Json);
+}

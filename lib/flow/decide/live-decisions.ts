@@ -1,0 +1,231 @@
+/**
+ * Decision points over the live session episode, at a cost that does not grow with the
+ * session: the episode's events are indexed once as they arrive (which turn holds each
+ * call, each call's first result, the last assistant event), so the last step and the few
+ * before it come from a short walk back from the call's turn instead of `steps()` over the
+ * whole session. The whole episode is built only when a decision reads it.
+ *
+ * What a binding reads is kept the same way: the events before the call's turn are read
+ * once, into a `SessionReading` that grows with the session, and only the turn and what
+ * followed it are read per decision.
+ *
+ * The answers are exactly `decisionAfter(session, callId)`'s (the spec checks them against
+ * each other); where the short walk would not be exact (something was said after the
+ * call's turn, or the call is unknown), the whole episode is read instead. A decision point
+ * is read before the next one is taken (the flow decides one step at a time).
+ */
+import type { AssistantEvent, Episode, EpisodeEvent, ToolCall, ToolResultEvent } from "../../trace/episode-types.js";
+import { afterCall } from "../../trace/episode-queries.js";
+import { qualify, qualifyCall, qualifyEpisode, qualifyEvent } from "../../trace/qualify.js";
+import { lowerScalars, parseOutput } from "../bind/json-path.js";
+import { SessionReading, SessionView, type ParsedOutput, type ParseOutput } from "../bind/session.js";
+import { decisionAfter, type DecisionEpisode } from "./decision-episode.js";
+import { END, ERR, OK, REPLY, type Step } from "./steps.js";
+
+export class LiveDecisions {
+  /** Each call id's first turn, by event index (`afterCall` finds the first). */
+  private readonly turnOf = new Map<string, number>();
+  /** Where in that turn the id last appears (`afterCall` moves every copy last; the last is the step). */
+  private readonly lastAt = new Map<string, number>();
+  /** Each call's first result (`steps` reads the first). */
+  private readonly results = new Map<string, ToolResultEvent>();
+  private scanned = 0;
+  /** The newest turn, which may still gain calls, and how many of them are indexed. */
+  private newestTurn = -1;
+  private newestTurnCalls = 0;
+  private lastAssistant = -1;
+
+  /**
+   * Each distinct output parsed once. Keyed by its text, so an output read again (agents
+   * re-read records) is the same value, and a binding walks each path of it once
+   * (`foundAt` keeps the walks with the parse).
+   */
+  private readonly parsed = new Map<string, ParsedOutput>();
+  readonly parse: ParseOutput = (content) => {
+    let p = this.parsed.get(content);
+    if (p === undefined) {
+      const value = parseOutput(content);
+      p = { value, scalars: lowerScalars(value), walks: new Map() };
+      this.parsed.set(content, p);
+    }
+    return p;
+  };
+  /** The events before `closedUpTo`, read for bindings. */
+  private readonly closed = new SessionReading(undefined, this.parse);
+  private readUpTo = 0;
+
+  /** How many events the closed reading holds. */
+  get closedUpTo(): number {
+    return this.readUpTo;
+  }
+
+  /**
+   * `session` gives the live episode: its `events` array grows in place. With `server`
+   * (a flow learned across servers, facts-flows §2.8) every tool is read as `server::tool`.
+   */
+  constructor(
+    private readonly session: () => Episode,
+    readonly server?: string,
+  ) {}
+
+  /** A tool's name as the flow knows it. */
+  name(tool: string): string {
+    return this.server === undefined ? tool : qualify(this.server, tool);
+  }
+
+  /** An event as the flow reads it. */
+  event(e: EpisodeEvent): EpisodeEvent {
+    return this.server === undefined ? e : qualifyEvent(e, this.server);
+  }
+
+  /** The session as the flow reads it (every event copied when it names its server). */
+  episodeOf(ep: Episode): Episode {
+    return this.server === undefined ? ep : qualifyEpisode(ep, this.server);
+  }
+
+  /** The decision point after call `callId` returned, as the session stands now. */
+  after(callId: string): DecisionEpisode {
+    const session = this.session();
+    this.sync(session.events);
+    const t = this.turnOf.get(callId);
+    // Something said (or another turn begun) after the call's turn changes the last steps.
+    if (t === undefined || this.lastAssistant !== t) return decisionAfter(this.episodeOf(session), callId);
+    return new LivePoint(this, session, t, callId, this.lastAt.get(callId)!);
+  }
+
+  /** Each call's first result. */
+  resultOf(callId: string): ToolResultEvent | undefined {
+    return this.results.get(callId);
+  }
+
+  /** The reading of the events before `t`, which no longer change. */
+  readClosed(events: readonly EpisodeEvent[], t: number): SessionReading {
+    for (; this.readUpTo < t; this.readUpTo++) this.closed.read(this.event(events[this.readUpTo]!));
+    return this.closed;
+  }
+
+  /** Index what arrived since the last call: new events, and calls the newest turn gained. */
+  private sync(events: readonly EpisodeEvent[]): void {
+    if (this.newestTurn >= 0) this.indexCalls(events[this.newestTurn] as AssistantEvent, this.newestTurn);
+    for (; this.scanned < events.length; this.scanned++) {
+      const e = events[this.scanned]!;
+      if (e.kind === "tool_result") {
+        if (!this.results.has(e.call_id)) this.results.set(e.call_id, e);
+      } else if (e.kind === "assistant") {
+        this.lastAssistant = this.scanned;
+        if (e.text === null) {
+          this.newestTurn = this.scanned;
+          this.newestTurnCalls = 0;
+          this.indexCalls(e, this.scanned);
+        }
+      }
+    }
+  }
+
+  private indexCalls(turn: AssistantEvent, index: number): void {
+    for (; this.newestTurnCalls < turn.calls.length; this.newestTurnCalls++) {
+      const id = turn.calls[this.newestTurnCalls]!.id;
+      const first = this.turnOf.get(id);
+      if (first === undefined) this.turnOf.set(id, index);
+      if (first === undefined || first === index) this.lastAt.set(id, this.newestTurnCalls);
+    }
+  }
+}
+
+/**
+ * One decision point of the live session: the call's turn `t` and how long it and the
+ * session were (events and a turn's calls only ever grow, so their lengths are the snapshot).
+ */
+class LivePoint implements DecisionEpisode {
+  readonly last: Step;
+  private readonly eventCount: number;
+  private readonly turn: AssistantEvent;
+  private readonly callCount: number;
+  private whole: { episode: Episode; inFlight: ToolCall[] } | undefined;
+  private read: SessionView | undefined;
+
+  constructor(
+    private readonly decisions: LiveDecisions,
+    private readonly session: Episode,
+    private readonly t: number,
+    private readonly callId: string,
+    at: number,
+  ) {
+    this.eventCount = session.events.length;
+    this.turn = session.events[t] as AssistantEvent;
+    this.callCount = this.turn.calls.length;
+    this.last = this.stepOf(this.turn.calls[at]!);
+  }
+
+  private stepOf(c: ToolCall): Step {
+    const r = this.decisions.resultOf(c.id);
+    const tool = this.decisions.name(c.name);
+    return r === undefined || r.error ? { kind: "call", tool, outcome: ERR } : { kind: "call", tool, outcome: OK, output: r.content };
+  }
+
+  recent(k: number): readonly Step[] {
+    const out: Step[] = [];
+    if (k <= 0) return out;
+    const { turn, callCount, callId } = this;
+    // The call itself (every copy, were its id reused in the turn), then the turn's other
+    // answered calls, newest first.
+    for (let i = callCount - 1; i >= 0 && out.length < k; i--) if (turn.calls[i]!.id === callId) out.push(this.stepOf(turn.calls[i]!));
+    for (let i = callCount - 1; i >= 0 && out.length < k; i--) {
+      const c = turn.calls[i]!;
+      if (c.id !== callId && this.decisions.resultOf(c.id) !== undefined) out.push(this.stepOf(c));
+    }
+    // Then the events before the turn, read backwards (a reply is a respond step the user answered).
+    const events = this.session.events;
+    let userSince = false;
+    for (let e = this.t - 1; e >= 0 && out.length < k; e--) {
+      const ev = events[e]!;
+      if (ev.kind === "user") userSince = true;
+      else if (ev.kind === "assistant") {
+        if (ev.calls.length === 0) {
+          out.push({ kind: "respond", outcome: userSince ? REPLY : END });
+          continue;
+        }
+        for (let i = ev.calls.length - 1; i >= 0 && out.length < k; i--) out.push(this.stepOf(ev.calls[i]!));
+        userSince = false;
+      }
+    }
+    return out.reverse();
+  }
+
+  private wholeAfter(): { episode: Episode; inFlight: ToolCall[] } {
+    if (this.whole !== undefined) return this.whole;
+    const events = this.session.events.slice(0, this.eventCount);
+    events[this.t] = { ...this.turn, calls: this.turn.calls.slice(0, this.callCount) };
+    return (this.whole = afterCall(this.decisions.episodeOf({ ...this.session, events }), this.callId));
+  }
+
+  get episode(): Episode {
+    return this.wholeAfter().episode;
+  }
+
+  get inFlight(): readonly ToolCall[] {
+    return this.wholeAfter().inFlight;
+  }
+
+  get view(): SessionView {
+    if (this.read !== undefined) return this.read;
+    const { decisions, turn, t, callId } = this;
+    if (decisions.closedUpTo > t) return (this.read = new SessionView(this.episode, this.inFlight));
+    // The closed part once; then the turn as `afterCall` leaves it, what followed, and its calls in flight.
+    const closed = decisions.readClosed(this.session.events, t);
+    const kept: ToolCall[] = [];
+    const copies: ToolCall[] = [];
+    const inFlight: ToolCall[] = [];
+    for (let i = 0; i < this.callCount; i++) {
+      const c = turn.calls[i]!;
+      if (c.id === callId) copies.push(c);
+      else if (decisions.resultOf(c.id) !== undefined) kept.push(c);
+      else inFlight.push(c);
+    }
+    const top = new SessionReading(closed, decisions.parse);
+    top.read(decisions.event({ ...turn, calls: [...kept, ...copies] }));
+    for (let e = t + 1; e < this.eventCount; e++) top.read(decisions.event(this.session.events[e]!));
+    top.inFlight(inFlight.map((c) => (decisions.server === undefined ? c : qualifyCall(c, decisions.server))));
+    return (this.read = new SessionView(top));
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The site of a decision (facts-flows §2.5 step 1, 4): the tool whose call just returned,
+ * marked ` (error)` when it failed, and the lookups the flow offers there.
+ */
+import { compareCodePoints } from "../../trace/json.js";
+import type { Flow } from "../ir/flow-types.js";
+import { RESPOND } from "./types.js";
+import { ERR, type Step } from "./steps.js";
+
+export const NOT_A_TOOL_CALL = "the last step is not a tool call";
+export const NO_LOOKUPS_FOLLOWED = "no lookups followed here in training";
+
+/** The call a decision follows. */
+export interface LiveSite {
+  /** The tool that just returned. */
+  prev: string;
+  failed: boolean;
+  /** `prev`, or `{prev} (error)` when it failed. */
+  site: string;
+}
+
+/** The site name of a call to `tool`. */
+export function siteName(tool: string, failed: boolean): string {
+  return failed ? `${tool} (error)` : tool;
+}
+
+/** The site after the last step, or undefined when the last step is not a tool call. */
+export function liveSite(last: Step | undefined): LiveSite | undefined {
+  if (last === undefined || last.kind !== "call") return undefined;
+  const failed = last.outcome === ERR;
+  return { prev: last.tool, failed, site: siteName(last.tool, failed) };
+}
+
+/** The lookups offered after `(prev, failed)`: what followed in training, or every read. */
+export function siteLookups(flow: Flow, prev: string, failed: boolean): string[] {
+  if (flow.sites.everyRead) return [...flow.sites.reads];
+  return [...(flow.sites.next.get([prev, failed])?.keys() ?? [])];
+}
+
+/** Code point (UTF-8 byte) order, as a Rust `BTreeMap<String, _>` sorts its keys. */
+export const byteOrder = compareCodePoints;
+
+/**
+ * A decision's options: `respond` plus the lookups, sorted (respond sorts among the tool
+ * names). This order decides ties. Empty when nothing is offered.
+ */
+export function siteOptions(flow: Flow, prev: string, failed: boolean): string[] {
+  const lookups = siteLookups(flow, prev, failed).filter((t) => t !== RESPOND);
+  if (lookups.length === 0) return [];
+  return [...new Set([RESPOND, ...lookups])].sort(byteOrder);
+}

@@ -1,0 +1,82 @@
+/**
+ * A live episode as the habit and reach models read it (facts-flows §1.2, §2.5 step 5):
+ * each step becomes the symbol `(action id * 4 + outcome) * 4096 + feature id`, the
+ * feature read from the step's output through the flow's code-feature map.
+ */
+import type { Json } from "../../trace/json.js";
+import { isObject, jsonText } from "../../trace/json.js";
+import type { CodeField, FeatureMap, Flow } from "../ir/flow-types.js";
+import type { Step } from "./steps.js";
+
+/** The START padding of a context (u32::MAX). */
+export const START = 4294967295;
+/** What a code field reads when the output has no value there. */
+export const MISSING = "∅";
+
+export function symbol(action: number, outcome: number, feature: number): number {
+  return (action * 4 + outcome) * 4096 + feature;
+}
+
+/** A tool's action id: its index in the flow's vocab, or the unseen id `vocab.length`. */
+export function vocabIds(flow: Flow): (tool: string) => number {
+  const ids = new Map<string, number>();
+  flow.vocab.forEach((a, i) => {
+    if (a.kind === "tool" && !ids.has(a.tool)) ids.set(a.tool, i);
+  });
+  return (tool) => ids.get(tool) ?? flow.vocab.length;
+}
+
+function parsed(text: string): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return text;
+  }
+}
+
+/** The value at a `$.a.b` (or `a.b`) path of objects; undefined where the shape differs. */
+function at(v: Json, path: string): Json | undefined {
+  const rest = path.startsWith("$") ? path.slice(1) : path;
+  let cur: Json | undefined = v;
+  for (const key of rest.split(".").filter((k) => k !== "")) {
+    if (!isObject(cur) || !Object.hasOwn(cur, key)) return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}
+
+function fieldValue(output: Json | undefined, field: CodeField): string {
+  const v = output === undefined ? undefined : at(output, field.path);
+  if (field.kind === "len") {
+    if (!Array.isArray(v)) return MISSING;
+    return v.length >= 2 ? "2+" : String(v.length);
+  }
+  if (v === undefined) return MISSING;
+  return typeof v === "string" ? v : jsonText(v);
+}
+
+/** What each code field reads from a tool's output text (the learner reads them too). */
+export function fieldValues(fields: readonly CodeField[], output: string | undefined): string[] {
+  const json = output === undefined ? undefined : parsed(output);
+  return fields.map((f) => fieldValue(json, f));
+}
+
+/** A step's feature id under a code-feature map: the id of its tool's field values, or 0. */
+export function featureIn(map: FeatureMap, tool: string, output: string | undefined): number {
+  const fields = map.fields.get(tool);
+  if (fields === undefined || fields.length === 0 || map.ids.size === 0) return 0;
+  return map.ids.get([tool, fieldValues(fields, output)]) ?? 0;
+}
+
+/** A step's feature id: the id of its tool's field values, or 0. */
+export function featureOf(flow: Flow, tool: string, output: string | undefined): number {
+  return featureIn(flow.map, tool, output);
+}
+
+/** The episode's steps as symbols of the flow's vocab. */
+export function encode(flow: Flow, steps: readonly Step[]): number[] {
+  const id = vocabIds(flow);
+  return steps.map((s) =>
+    s.kind === "respond" ? symbol(0, s.outcome, 0) : symbol(id(s.tool), s.outcome, featureOf(flow, s.tool, s.output)),
+  );
+}
