@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import { EMPTY } from "rxjs";
 import { frame } from "../lib/bus/frame.js";
 import type { PluginContext } from "../lib/bus/runtime/api.js";
-import type { CallCheck } from "../lib/plugins/commit/commit-plugin.js";
+import { CALL_CHECK, type CallCheck } from "../lib/plugins/index.js";
 import { guardsPlugin } from "../lib/plugins/guards/guards-plugin.js";
 import { SessionLog } from "../lib/bus/runtime/session-log.js";
 import { median } from "./stdio/stats.js";
@@ -27,9 +27,13 @@ function newSession() {
     clock: { now: () => t, startedUnixMs: 0 }, domain: "retail", session: "bench", hostSession: undefined, frames$: EMPTY,
     toClient() {}, request: () => Promise.resolve({ kind: "no-answer", why: "server-gone" }), nextOwnId: () => "stretto-1",
     log() {}, episode: () => log.episode(), say() {}, serverOpen: () => true,
+    provide: (key: { name: string }, service: CallCheck) => {
+      if (key.name === CALL_CHECK.name) check = service;
+    },
+    service: () => undefined,
   } as unknown as PluginContext;
   let check: CallCheck | undefined;
-  void guardsPlugin({ domain: "retail", share: (c) => (check = c) })(session);
+  void guardsPlugin({ domain: "retail" })(session);
 
   /** One more call and its answer (a lookup the rules learn from), 600 ms apart: new turns. */
   function oneMoreCall(): void {

@@ -17,6 +17,7 @@ import { retailWorld } from "../../lib/demo/worlds/retail.js";
 import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../../lib/bus/runtime/api.js";
 import { jsonOf, line, responseOf } from "../../lib/bus/runtime/json-rpc.js";
 import { SessionLog } from "../../lib/bus/runtime/session-log.js";
+import { ServiceRegistry } from "../../lib/bus/runtime/services.js";
 import { logHeader } from "../../lib/record/log-header.js";
 import { sortedJson } from "../../lib/util/sorted-json.js";
 
@@ -110,6 +111,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   let lookups = 0;
   let lookupWaitMs = 0;
   const said = new Map<string, number>();
+  const services = new ServiceRegistry();
   const context: PluginContext = {
     clock,
     domain: "retail",
@@ -141,6 +143,8 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     episode: () => log.episode(),
     say: (m: string) => said.set(m, (said.get(m) ?? 0) + 1),
     serverOpen: () => true,
+    provide: (key, service) => services.provide(key, service),
+    service: (key) => services.get(key),
   };
   const plugin: Plugin | undefined = factory === undefined ? undefined : await factory(context);
 

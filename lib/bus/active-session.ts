@@ -2,6 +2,7 @@ import { concatMap, filter, from, map, of, tap, type Observable, type OperatorFu
 import type { ExitStatus } from "./server-port.js";
 import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "./runtime/api.js";
 import { line, responseOf } from "./runtime/json-rpc.js";
+import { ServiceRegistry } from "./runtime/services.js";
 import { OwnRequests } from "./runtime/own-requests.js";
 import { SessionLog } from "./runtime/session-log.js";
 import { wholeLines } from "./runtime/whole-lines.js";
@@ -33,6 +34,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   const sendToClient = (bytes: Buffer) => bus.toClient.write(bytes);
 
   const composed = (bytes: Buffer) => frame("proxy", io.clock.now(), bytes);
+  const services = new ServiceRegistry();
   const context: PluginContext = {
     clock: io.clock,
     domain: setup.header.domain ?? undefined,
@@ -58,6 +60,8 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     episode: () => log.episode(),
     say: io.report,
     serverOpen: () => serverOpen,
+    provide: (key, service) => services.provide(key, service),
+    service: (key) => services.get(key),
   };
   const plugins: Plugin[] = [];
   for (const factory of setup.plugins) plugins.push(await factory(context));

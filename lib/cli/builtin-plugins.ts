@@ -1,7 +1,7 @@
 import type { PluginFactory } from "../bus/runtime/api.js";
-import { commitPlugin, type CallCheck } from "../plugins/commit/commit-plugin.js";
+import { commitPlugin } from "../plugins/commit/commit-plugin.js";
 import { ContextFile } from "../plugins/context/context-file.js";
-import { contextPlugin, type ContextReader } from "../plugins/context/context-plugin.js";
+import { contextPlugin } from "../plugins/context/context-plugin.js";
 import { guardsFor } from "../guards/domains.js";
 import { guardsPlugin } from "../plugins/guards/guards-plugin.js";
 import { ProxyError } from "../util/proxy-error.js";
@@ -23,16 +23,14 @@ export function builtinPlugins(
   flows?: { flowFromArgs: typeof flowFromArgs },
 ): PluginFactory[] {
   const plugins: PluginFactory[] = [];
-  let reader: ContextReader | undefined;
-  let check: CallCheck | undefined;
 
   const contextOpt = one<string>(args, "context");
   if (contextOpt !== undefined) {
     const file = new ContextFile(sessionPath(contextOpt, session));
-    plugins.push(contextPlugin(file, (r) => (reader = r)));
+    plugins.push(contextPlugin(file));
   }
   if (flag(args, "commit")) {
-    plugins.push(commitPlugin({ check: () => check, context: () => reader }));
+    plugins.push(commitPlugin());
   }
   if (flag(args, "guards")) {
     const domain = one<string>(args, "domain");
@@ -41,10 +39,10 @@ export function builtinPlugins(
     } catch (err) {
       throw new ProxyError((err as Error).message);
     }
-    plugins.push(guardsPlugin({ domain: domain!, context: () => reader, share: (c) => (check = c) }));
+    plugins.push(guardsPlugin({ domain: domain! }));
   }
   // The flow sees the server's answers after the guards and commit have passed them.
-  const flow = flows?.flowFromArgs(args, session, (m) => say("stretto-proxy", m), () => reader);
+  const flow = flows?.flowFromArgs(args, session, (m) => say("stretto-proxy", m));
   if (flow !== undefined) plugins.push(flow);
   return plugins;
 }

@@ -11,7 +11,6 @@ import { ProxyError, describe } from "../util/proxy-error.js";
 import { sessionPath } from "../util/session-path.js";
 import { expandTilde } from "../util/tilde.js";
 import type { PluginFactory } from "../bus/runtime/api.js";
-import type { ContextReader } from "../plugins/context/context-plugin.js";
 import type { DeciderName } from "../flow/decide/types.js";
 import { FlowLogFile } from "../plugins/flow/flow-log.js";
 import { flowPlugin, type FlowSettings } from "../plugins/flow/flow-plugin.js";
@@ -50,13 +49,12 @@ export function flowTools(args: ParsedArgs): string[] | undefined {
 
 /**
  * The flow plugin the command line asks for, or undefined without `--flow`. `say` speaks
- * on stderr (prefixed); `context` is the conversation reader, once there is one.
+ * on stderr (prefixed).
  */
 export function flowFromArgs(
   args: ParsedArgs,
   session: { session: string; hostSession?: string | undefined },
   say: (message: string) => void,
-  context?: () => ContextReader | undefined,
 ): PluginFactory | undefined {
   const path = one<string>(args, "flow");
   if (path === undefined) return undefined;
@@ -108,7 +106,6 @@ export function flowFromArgs(
     ...optional("serverName", one<string>(args, "server-name")),
     ...(epsilon === undefined ? {} : { explore: { epsilon, seed: one<bigint>(args, "flow-explore-seed") ?? 0n } }),
     ...(logPath === undefined ? {} : { log: (s) => FlowLogFile.open(logPath, (m) => s.say(m)) }),
-    ...(context === undefined ? {} : { context }),
   };
   return flowPlugin(settings);
 }

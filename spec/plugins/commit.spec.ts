@@ -7,11 +7,12 @@ import { EMPTY, Subject, firstValueFrom, toArray } from "rxjs";
 import { frame, type Frame } from "../../lib/bus/frame.js";
 import type { OwnAnswer, PluginContext } from "../../lib/bus/runtime/api.js";
 import { answerText } from "../../lib/plugins/commit/commit-call.js";
-import { commitPlugin, type CallCheck } from "../../lib/plugins/commit/commit-plugin.js";
+import { commitPlugin } from "../../lib/plugins/commit/commit-plugin.js";
+import { CALL_CHECK, type CallCheck } from "../../lib/plugins/index.js";
 
 type Answer = (name: string, args: unknown) => OwnAnswer;
 
-function fakeSession(answer: Answer) {
+function fakeSession(answer: Answer, check?: CallCheck) {
   const toClient: unknown[] = [];
   const asked: Array<{ name: string; arguments: unknown }> = [];
   const said: string[] = [];
@@ -23,6 +24,7 @@ function fakeSession(answer: Answer) {
       return answer(p.name, p.arguments);
     },
     nextOwnId: () => "stretto-1", log() {}, episode: () => { throw new Error("unused"); },
+    provide() {}, service: (key: { name: string }) => (key.name === CALL_CHECK.name ? check : undefined),
     say: (m: string) => said.push(m), serverOpen: () => true,
   } as unknown as PluginContext;
   return { session, toClient, asked, said };
@@ -34,8 +36,8 @@ const line = (m: unknown) => frame("client", 0, Buffer.from(`${JSON.stringify(m)
 const commitCall = (id: unknown, args: unknown) => line({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "stretto_commit", arguments: args } });
 
 async function runCommit(answer: Answer, args: unknown, check?: CallCheck) {
-  const fake = fakeSession(answer);
-  const plugin = await commitPlugin({ check: () => check })(fake.session);
+  const fake = fakeSession(answer, check);
+  const plugin = await commitPlugin()(fake.session);
   const input = new Subject<Frame>();
   const out = firstValueFrom(input.pipe(plugin.client!, toArray()));
   input.next(commitCall(9, args));

@@ -3,6 +3,7 @@ import type { Clock } from "../clock.js";
 import type { Frame } from "../frame.js";
 import type { Episode } from "../../trace/episode-types.js";
 import type { RpcResponse } from "./json-rpc.js";
+import type { ServiceKey } from "./services.js";
 
 /**
  * The plugin API. A plugin is a function of the session (its streams and injected
@@ -79,4 +80,14 @@ export interface PluginContext {
   say(message: string): void;
   /** Whether the server can still take lines (false once its input has closed). */
   serverOpen(): boolean;
+  /**
+   * Offers a service to the other plugins of the session (call it while setting up). Two
+   * plugins providing one key is a setup error.
+   */
+  provide<T>(key: ServiceKey<T>, service: T): void;
+  /**
+   * The service a plugin of this session provides under `key`, or undefined when none does.
+   * Look it up when you need it, not while setting up: plugins set up in option order.
+   */
+  service<T>(key: ServiceKey<T>): T | undefined;
 }

@@ -1,20 +1,9 @@
-import { mergeMap, EMPTY, of, from, concat, type Observable } from "../../bus/rx.js";
-import type { Frame } from "../../bus/frame.js";
-import { frame } from "../../bus/frame.js";
-import { messageLine } from "../../protocol/compose.js";
-import { idKeyOfValue } from "../../protocol/id-key.js";
-import type { Plugin, PluginContext, PluginFactory } from "../../bus/runtime/api.js";
-import { jsonOf, keepMessages, mayHold, messagesOf, responseOf, toolAnswer, type WireMessage } from "../../bus/runtime/json-rpc.js";
-import type { ContextReader } from "../context/context-plugin.js";
-import { answerText, callLabel, innerCalls, type InnerCall } from "./commit-call.js";
+import { CALL_CHECK, CONVERSATION, type Frame, frame, idKeyOfValue, jsonOf, keepMessages, mayHold, messageLine, messagesOf, type Plugin, type PluginContext, type PluginFactory, responseOf, toolAnswer, type WireMessage } from "../index.js";
+import { concat, EMPTY, from, mergeMap, type Observable, of } from "../rx.js";
+import { answerText, callLabel, innerCalls } from "./commit-call.js";
 import { COMMIT_INSTRUCTIONS, COMMIT_TOOL, COMMIT_TOOL_NAME, COMMIT_USAGE } from "./listing.js";
 
-/** A check a call must pass before it runs (the guards); absent means every call passes. */
-export type CallCheck = (call: InnerCall) => { refused: boolean; reason?: string };
-
 export interface CommitOptions {
-  check?: () => CallCheck | undefined;
-  context?: () => ContextReader | undefined;
   patienceMs?: number;
 }
 
@@ -47,7 +36,7 @@ export function commitPlugin(options: CommitOptions = {}): PluginFactory {
           }
           if (commits.length === 0) return of(f);
           // A commit's answer comes later, from the proxy; the rest of a batch goes on now.
-          const runs = Promise.all(commits.map((m) => runCommit(session, m, options, patienceMs)));
+          const runs = Promise.all(commits.map((m) => runCommit(session, m, patienceMs)));
           return concat(from(keepMessages(f, messages, (m) => !commits.includes(m))), from(runs).pipe(mergeMap(() => EMPTY)));
         }),
       );
@@ -86,7 +75,7 @@ function withCommitInstructions(f: Frame): Frame {
   return frame("proxy", f.tMs, messageLine(msg as Record<string, unknown>, messagesOf(f)?.[0]?.idText));
 }
 
-async function runCommit(session: PluginContext, request: WireMessage, options: CommitOptions, patienceMs: number): Promise<void> {
+async function runCommit(session: PluginContext, request: WireMessage, patienceMs: number): Promise<void> {
   const calls = innerCalls((request.value["params"] as { arguments?: unknown }).arguments);
   if (!calls) {
     session.toClient(toolAnswer(request, COMMIT_USAGE, true));
@@ -98,8 +87,8 @@ async function runCommit(session: PluginContext, request: WireMessage, options: 
   while (made < calls.length && !failed) {
     const call = calls[made++]!;
     const label = callLabel(call);
-    options.context?.()?.readContext();
-    const verdict = options.check?.()?.(call);
+    session.service(CONVERSATION)?.readContext();
+    const verdict = session.service(CALL_CHECK)?.(call);
     if (verdict?.refused) {
       parts.push(`${label} was refused by the policy check: ${verdict.reason ?? ""}`);
       failed = true;

@@ -1,19 +1,13 @@
-import type { Plugin, PluginContext, PluginFactory } from "../../bus/runtime/api.js";
-import { requestOf } from "../../bus/runtime/json-rpc.js";
+import { CONVERSATION, type Conversation, type Plugin, type PluginContext, type PluginFactory, requestOf } from "../index.js";
 import type { ContextFile } from "./context-file.js";
 
 /**
  * `--context FILE`: logs the conversation's new lines as `context` entries just before each
  * tool call, so they sit in order with the tool traffic and the session's Episode has the
- * customer's words when guards and flows look. Other plugins read on demand through
- * `readContext` (before each guard check, each commit call, each flow decision).
+ * customer's words when guards and flows look. Other plugins read on demand through the
+ * CONVERSATION service (before each guard check, each commit call, each flow decision).
  */
-export interface ContextReader {
-  /** Logs whatever the host appended since the last read. */
-  readContext(): void;
-}
-
-export function contextReader(file: ContextFile | undefined, session: PluginContext): ContextReader {
+export function conversation(file: ContextFile | undefined, session: PluginContext): Conversation {
   return {
     readContext() {
       if (!file) return;
@@ -22,10 +16,10 @@ export function contextReader(file: ContextFile | undefined, session: PluginCont
   };
 }
 
-export function contextPlugin(file: ContextFile, share: (reader: ContextReader) => void = () => {}): PluginFactory {
+export function contextPlugin(file: ContextFile): PluginFactory {
   return (session): Plugin => {
-    const reader = contextReader(file, session);
-    share(reader);
+    const reader = conversation(file, session);
+    session.provide(CONVERSATION, reader);
     return {
       name: "context",
       sees(f) {

@@ -2,9 +2,8 @@
  * What the agent sees of a flow's lookups (facts-flows §2.9): each lookup's text, and the
  * appendix pushed onto the agent's own result as one more text item, in the pilot's format.
  */
-import { messageLine } from "../../protocol/compose.js";
+import { messageLine, type RpcResponse } from "../index.js";
 import { jsonText, type Json } from "../../trace/json.js";
-import type { RpcResponse } from "../../bus/runtime/json-rpc.js";
 
 /** The appendix's first line, exactly. */
 export const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";

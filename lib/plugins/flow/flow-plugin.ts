@@ -1,3 +1,4 @@
+import { CONVERSATION, type Frame, frame, idKey, jsonOf, mayHold, messagesOf, type OwnAnswer, type Plugin, type PluginContext, type PluginFactory, requestOf, responseOf, type RpcId, type RpcResponse } from "../index.js";
 /**
  * `--flow`: serves a flow behind the agent's calls (facts-flows §2.1–2.4, §2.7, §2.9–2.11,
  * §3). When the server answers one of the agent's `tools/call`s, the plugin holds the
@@ -6,14 +7,9 @@
  * gets its own result with the lookups appended (or the original bytes when none was made).
  * One flow runs at a time: an answer that arrives meanwhile goes on unchanged.
  */
-import type { Frame } from "../../bus/frame.js";
-import { frame } from "../../bus/frame.js";
-import { EMPTY, from, mergeMap, of, tap, type Observable } from "../../bus/rx.js";
+import { EMPTY, from, mergeMap, type Observable, of, tap } from "../rx.js";
 import type { Oracle } from "../../oracle/oracle.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
-import type { OwnAnswer, Plugin, PluginContext, PluginFactory } from "../../bus/runtime/api.js";
-import type { ContextReader } from "../context/context-plugin.js";
-import { idKey, jsonOf, mayHold, messagesOf, requestOf, responseOf, type RpcId, type RpcResponse } from "../../bus/runtime/json-rpc.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
 import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
@@ -56,8 +52,6 @@ export interface FlowSettings {
   log?: (session: PluginContext) => FlowLogSink | undefined;
   /** How long a lookup may take (60 s). */
   patienceMs?: number;
-  /** The conversation, read before each decision (`--context`). */
-  context?: () => ContextReader | undefined;
 }
 
 /** An agent call the server has not answered yet. */
@@ -190,7 +184,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
 
       const decide = async (request: DecisionRequest): Promise<number> => {
         if (stopped || looked.length >= perCall || lookups >= perSession || questions >= maxQuestions) return 0;
-        settings.context?.()?.readContext();
+        session.service(CONVERSATION)?.readContext();
         const started = performance.now();
         const at = decisions.after(flowAfter);
         // Most decisions hand back before binding anything: the binder reads the session only when asked.

@@ -5,12 +5,10 @@
  * session is read under that name, and the server is asked by each tool's own name. A flow
  * learned on one server is served as it is.
  */
-import type { Frame } from "../../bus/frame.js";
+import { type Frame, jsonOf, type PluginContext } from "../index.js";
 import { compareCodePoints, type Json } from "../../trace/json.js";
 import { unqualified } from "../../trace/qualify.js";
 import { ServerNameFinder } from "../../trace/server-name.js";
-import type { PluginContext } from "../../bus/runtime/api.js";
-import { jsonOf } from "../../bus/runtime/json-rpc.js";
 import { flowServers, LiveDecisions } from "../../flow/decide/index.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 

@@ -1,19 +1,10 @@
-import type { Frame } from "../../bus/frame.js";
-import { errorLine } from "../../protocol/compose.js";
-import type { Plugin, PluginFactory } from "../../bus/runtime/api.js";
-import { decide } from "../../bus/runtime/decide.js";
-import { keepMessages, messagesOf, toolAnswer, type WireMessage } from "../../bus/runtime/json-rpc.js";
-import type { CallCheck } from "../commit/commit-plugin.js";
-import type { ContextReader } from "../context/context-plugin.js";
+import { CALL_CHECK, CONVERSATION, decide, errorLine, type Frame, keepMessages, messagesOf, type Plugin, type PluginFactory, toolAnswer, type WireMessage } from "../index.js";
 import { refusalNotice, type Decision } from "../../guards/check.js";
 import { EventCursor } from "../../guards/event-cursor.js";
 import { guardsFor } from "../../guards/domains.js";
 
 export interface GuardsPluginOptions {
   domain: string;
-  context?: () => ContextReader | undefined;
-  /** Receives the check, for the commit tool to run each of its calls through. */
-  share?: (check: CallCheck) => void;
 }
 
 /**
@@ -27,7 +18,7 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     const guards = guardsFor(options.domain);
     const cursor = new EventCursor(() => session.episode());
     const sync = () => {
-      options.context?.()?.readContext();
+      session.service(CONVERSATION)?.readContext();
       cursor.forEachNew(
         (e) => guards.facts.apply(e),
         (c) => guards.facts.addCall(c),
@@ -37,9 +28,10 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       sync();
       return guards.check({ name, arguments: (args ?? {}) as Record<string, unknown> } as Parameters<typeof guards.check>[0]);
     };
-    options.share?.((call) => {
+    // The commit tool runs each of its calls through this check.
+    session.provide(CALL_CHECK, (call) => {
       const d = check(call.name, call.arguments);
-      return { refused: d.refused, reason: d.reason };
+      return d.reason === undefined ? { refused: d.refused } : { refused: d.refused, reason: d.reason };
     });
 
     /** Answers a call the guards refuse, or cannot judge; true when it must not go on. */
