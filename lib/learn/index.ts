@@ -12,5 +12,5 @@ export { learnVocab, actionIds } from "./vocab.js";
 export { fitGrouped, fitReach, ORDER } from "./fit-habit.js";
 export { learnSites } from "./learn-sites.js";
 export { learnBindings } from "./bindings/learn-bindings.js";
-export { learnFromSessions, type SessionsOptions } from "./learn-sessions.js";
+export { learnFromSessions, learnInput, type SessionsOptions } from "./learn-sessions.js";
 export { candidateFields, crossValidated, learnFeatures, mapOf, MAX_FIELDS, MIN_GAIN_NATS } from "./code-features.js";

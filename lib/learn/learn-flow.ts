@@ -28,6 +28,11 @@ export class LearnError extends Error {
 export interface LearnInput {
   /** Every episode, in session order; `domain` and `reward` already set. */
   episodes: readonly Episode[];
+  /**
+   * The episodes the habit, reach, sites and bindings learn from (their successful ones);
+   * every episode when absent. The vocab and provenance's sources read every episode.
+   */
+  training?: readonly Episode[];
   manifest: ToolManifest;
   contracts: ReadonlyMap<string, string>;
   /** Learn arguments always passed with one value (`--constants`). */
@@ -47,7 +52,7 @@ export function learnFlow(input: LearnInput): Flow {
   const vocab = learnVocab(episodes, Object.keys(manifest.tools));
   const ids = actionIds(vocab);
   const vocabSize = vocab.length + 1;
-  const successes = episodes.filter(isSuccess);
+  const successes = (input.training ?? episodes).filter(isSuccess);
   if (successes.length === 0) throw new LearnError(NO_SUCCESSES);
   const plain = trainingSet(successes, ids, halfLifeWeights(successes.length, input.halfLife));
   const firstAlpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, plain), vocabSize);

@@ -7,7 +7,7 @@
 import type { ToolManifest } from "../trace/index.js";
 import type { Flow } from "../flow/ir/index.js";
 import { agentOnly } from "./agent-only.js";
-import { learnFlow } from "./learn-flow.js";
+import { learnFlow, type LearnInput } from "./learn-flow.js";
 import type { FolderSessions } from "./read-sessions.js";
 
 export interface SessionsOptions {
@@ -25,13 +25,18 @@ export interface SessionsOptions {
 }
 
 export function learnFromSessions(read: FolderSessions, o: SessionsOptions): Flow {
+  return learnFlow(learnInput(read, o));
+}
+
+/** What the learner reads of a folder's sessions, given the options. */
+export function learnInput(read: FolderSessions, o: SessionsOptions): LearnInput {
   const episodes = read.episodes.map((ep) => ({
     ...(o.agentOnly ? agentOnly(ep) : ep),
     domain: o.domain,
     reward: o.rewards?.get(ep.id) ?? 1,
   }));
   const manifest = o.manifest === undefined ? read.listed.finish(o.domain) : { ...o.manifest, domain: o.domain };
-  return learnFlow({
+  return {
     episodes,
     manifest,
     contracts: read.contracts,
@@ -39,5 +44,5 @@ export function learnFromSessions(read: FolderSessions, o: SessionsOptions): Flo
     ...(o.halfLife === undefined ? {} : { halfLife: o.halfLife }),
     version: o.version,
     nowMs: o.nowMs,
-  });
+  };
 }

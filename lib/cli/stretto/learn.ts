@@ -1,23 +1,28 @@
 /**
- * `stretto learn --sessions DIR --domain NAME --out FILE --habit-only` (facts-flows §5.1):
- * a flow from recorded sessions. Logs are merged across servers as `stretto episodes`
- * merges them; the manifest and contracts come from the servers' listings (or
- * `--manifest`); every session is a success unless `--rewards` says otherwise.
+ * `stretto learn --sessions DIR --domain NAME --out FILE [--habit-only]`: a flow from
+ * recorded sessions. Logs are merged across servers as `stretto episodes` merges them; the
+ * manifest and contracts come from the servers' listings (or `--manifest`); every session
+ * is a success unless `--rewards` says otherwise. Without `--habit-only` the flow also gets
+ * an arbiter, fitted on the System-One model's answers at the held-out tasks' decisions
+ * (`--oracle`, `--oracle-cache` as stretto-proxy takes them), or taken from `--arbiter-from`.
  */
 import { writeFile } from "node:fs/promises";
-import { LearnError, learnFromSessions, readFolderSessions } from "../../learn/index.js";
+import { LearnError, learnFlow, learnInput, readFolderSessions } from "../../learn/index.js";
+import { learnArbiterFlow, readArbiter, type ArbiterSettings } from "../../learn/arbiter/index.js";
+import { DEFAULT_ORACLE_CACHE, isOracleKind, makeOracle, ORACLE_KINDS } from "../../oracle/make-oracle.js";
+import { defaultModel } from "../../oracle/oracle.js";
 import { flowText } from "../../flow/ir/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { VERSION } from "../../version.js";
 import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";
 import { STRICT_FLAG, planWithProgress } from "./folder-report.js";
-import { QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
+import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 import { readManifestFile, readRewards } from "./learn-inputs.js";
 
-const USAGE = "stretto learn --sessions DIR --domain NAME --out FILE --habit-only [options]";
+const USAGE = "stretto learn --sessions DIR --domain NAME --out FILE [--habit-only] [options]";
 
-export const ARBITER_NOT_BUILT =
-  "learning an arbiter (without --habit-only) is not built yet: pass --habit-only to learn the habit, reach and bindings";
+/** The options that shape an arbiter, which `--habit-only` does not learn. */
+const ARBITER_OPTIONS = ["--oracle", "--oracle-cache", "--arbiter-from"];
 
 export const learnCommand: Command = {
   name: "learn",
@@ -31,10 +36,22 @@ export const learnCommand: Command = {
     "arguments are bound from earlier results. Writes the flow to FILE as one JSON line,",
     "ready for stretto-proxy --flow FILE.",
     "",
+    "Without --habit-only the flow also gets an arbiter: 30% of the tasks are held out",
+    "(a session is its own task), the rest train the habit, and at every decision of the",
+    "held-out sessions the System-One model is asked what the agent does next, as the",
+    "proxy would ask it; the arbiter is fitted on its answers against what the agent did.",
+    "",
     "  --sessions DIR    Session logs recorded with stretto-proxy --record.",
     "  --domain NAME     The flow's domain (its manifest's and episodes').",
     "  --out FILE        Where to write the flow.",
     "  --habit-only      Learn no arbiter (no System-One model is asked anything).",
+    "  --oracle KIND     The System-One model the arbiter asks: jev (default), replay (the",
+    "                    cache alone) or mock (no key, for tests).",
+    `  --oracle-cache DIR  Its answers' cache (default ${DEFAULT_ORACLE_CACHE}), the proxy's.`,
+    "  --refit-habit     Once the arbiter is fitted, learn the habit, reach, sites and",
+    "                    bindings again from every session, held-out ones included.",
+    "  --arbiter-from FILE  Take the arbiter from FILE (an arbiter file or another flow)",
+    "                    instead of fitting one: nothing is held out or asked.",
     "  --manifest FILE   The tool manifest (as stretto manifest prints it) instead of the",
     "                    tools the sessions' servers listed.",
     "  --rewards FILE    JSON {session id: reward in [0, 1]}; a session not listed has",
@@ -47,8 +64,8 @@ export const learnCommand: Command = {
     "  --strict          Fail (exit 1) on the first file in DIR that is no session log.",
     QUIET_HELP,
   ].join("\n"),
-  valueOptions: ["--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life"],
-  flagOptions: ["--habit-only", "--constants", "--agent-only", STRICT_FLAG, QUIET_FLAG],
+  valueOptions: ["--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", ...ARBITER_OPTIONS],
+  flagOptions: ["--habit-only", "--refit-habit", "--constants", "--agent-only", STRICT_FLAG, QUIET_FLAG],
   run: (args, io) => learn(args, io),
 };
 
@@ -66,16 +83,48 @@ function halfLife(args: ParsedArgs): number | undefined {
   return h;
 }
 
+/**
+ * What the arbiter is learned with: the file `--arbiter-from` names, or the oracle the
+ * proxy would build from the same `--oracle` and `--oracle-cache`, asking the default model.
+ */
+function arbiterSettings(args: ParsedArgs, io: Io, kind: "jev" | "replay" | "mock"): ArbiterSettings {
+  const refitHabit = args.flags.has("--refit-habit");
+  const from = args.options.get("--arbiter-from");
+  if (from !== undefined) {
+    const arbiter = readArbiter(from);
+    return { model: arbiter.model, refitHabit, from: arbiter };
+  }
+  const cache = args.options.get("--oracle-cache");
+  const made = makeOracle({ kind, ...(cache === undefined ? {} : { cache }) });
+  if (made.notice !== undefined) say(io, made.notice);
+  const progress = new ProgressLine(io, { quiet: quiet(args) });
+  let started = false;
+  return {
+    model: defaultModel(),
+    oracle: made.oracle,
+    refitHabit,
+    progress: (done, total) => {
+      if (!started) progress.start(total);
+      started = true;
+      progress.update("asking the System-One model", done, total);
+      if (done === total) progress.done();
+    },
+  };
+}
+
 async function learn(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`learn takes no positional arguments, not ${args.positionals.join(" ")}`, USAGE);
   const dir = required(args, "--sessions");
   const domain = required(args, "--domain");
   const out = required(args, "--out");
   const h = halfLife(args);
-  if (!args.flags.has("--habit-only")) {
-    say(io, ARBITER_NOT_BUILT);
-    return EXIT_UNREADABLE;
+  const habitOnly = args.flags.has("--habit-only");
+  if (habitOnly) {
+    const given = [...ARBITER_OPTIONS, "--refit-habit"].find((o) => args.options.has(o) || args.flags.has(o));
+    if (given !== undefined) throw new UsageError(`--habit-only learns no arbiter, so it takes no ${given}`, USAGE);
   }
+  const kind = args.options.get("--oracle") ?? "jev";
+  if (!isOracleKind(kind)) throw new UsageError(`--oracle is ${ORACLE_KINDS.join(", ")}, not ${kind}`, USAGE);
   try {
     const rewardsPath = args.options.get("--rewards");
     const rewards = rewardsPath === undefined ? undefined : await readRewards(rewardsPath);
@@ -84,7 +133,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
     const read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total));
     progress.done();
-    const flow = learnFromSessions(read, {
+    const input = learnInput(read, {
       domain,
       ...(rewards === undefined ? {} : { rewards }),
       agentOnly: args.flags.has("--agent-only"),
@@ -94,6 +143,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
       version: VERSION,
       nowMs: Date.now(),
     });
+    const flow = habitOnly ? learnFlow(input) : await learnArbiterFlow(input, arbiterSettings(args, io, kind));
     try {
       await writeFile(out, flowText(flow));
     } catch (e) {

@@ -46,6 +46,37 @@ function probability(answer: ChoiceAnswer, option: string): number {
   return Object.hasOwn(answer.probabilities, option) ? answer.probabilities[option]! : 0;
 }
 
+/** The model's answers as the arbiter reads them, over a site's options. */
+export interface ArbiterAnswers {
+  /** The one-question answer: `next`'s probability of each option (0 where it gives none). */
+  one: Map<string, number>;
+  /** The split answer: respond `1 − go_on`; a lookup `go_on` times its share in `tool` (or `go_on` alone when it is the only lookup). */
+  two: Map<string, number>;
+  /** Predicate id → P(yes), for the flow's predicates answered. */
+  predicates: Map<string, number>;
+  /** The option `next` picked. */
+  pick: string;
+}
+
+/** The answers to the request over `options`, or undefined when `next`, `go_on` or (two lookups or more) `tool` is missing. */
+export function readAnswers(flow: Flow, options: readonly string[], response: OracleResponse): ArbiterAnswers | undefined {
+  const next = choice(response, "next");
+  const goOn = noulOf(response, "go_on");
+  const lookups = options.filter((o) => o !== RESPOND);
+  const toolAnswer = lookups.length >= 2 ? choice(response, "tool") : undefined;
+  if (next === undefined || goOn === undefined || (lookups.length >= 2 && toolAnswer === undefined)) return undefined;
+  const one = new Map(options.map((o) => [o, probability(next, o)]));
+  const two = new Map(
+    options.map((o) => [o, o === RESPOND ? 1 - goOn : toolAnswer === undefined ? goOn : goOn * probability(toolAnswer, o)]),
+  );
+  const predicates = new Map<string, number>();
+  for (const p of flow.predicates) {
+    const a = noulOf(response, `pred_${p.id}`);
+    if (a !== undefined) predicates.set(p.id, a);
+  }
+  return { one, two, predicates, pick: next.choice };
+}
+
 export async function arbiterProbs(input: ArbiterInput): Promise<ArbiterResult> {
   const { flow, options, live } = input;
   const request = arbiterRequest(flow, input.episode, live, options);
@@ -56,22 +87,9 @@ export async function arbiterProbs(input: ArbiterInput): Promise<ArbiterResult> 
   } catch (err) {
     return { ok: false, key, reason: modelFailed(err instanceof Error ? err.message : String(err)) };
   }
-  const next = choice(response, "next");
-  const goOn = noulOf(response, "go_on");
-  const lookups = options.filter((o) => o !== RESPOND);
-  const toolAnswer = lookups.length >= 2 ? choice(response, "tool") : undefined;
-  if (next === undefined || goOn === undefined || (lookups.length >= 2 && toolAnswer === undefined)) {
-    return { ok: false, key, reason: INCOMPLETE };
-  }
-  const one = new Map(options.map((o) => [o, probability(next, o)]));
-  const two = new Map(
-    options.map((o) => [o, o === RESPOND ? 1 - goOn : toolAnswer === undefined ? goOn : goOn * probability(toolAnswer, o)]),
-  );
-  const predicates = new Map<string, number>();
-  for (const p of flow.predicates) {
-    const a = noulOf(response, `pred_${p.id}`);
-    if (a !== undefined) predicates.set(p.id, a);
-  }
+  const answers = readAnswers(flow, options, response);
+  if (answers === undefined) return { ok: false, key, reason: INCOMPLETE };
+  const { one, two, predicates } = answers;
   const fitted = flow.folds[foldOf(input.taskId) % flow.folds.length]!;
   const rows = arbiterFeatures({
     options,
@@ -82,7 +100,7 @@ export async function arbiterProbs(input: ArbiterInput): Promise<ArbiterResult> 
     two,
     weighed: flow.weighed,
     answers: predicates,
-    pick: next.choice,
+    pick: answers.pick,
     fitted,
   });
   const p = conditionalLogit(rows, fitted, live.site);

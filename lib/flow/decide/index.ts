@@ -30,6 +30,6 @@ export { fnv1a64, foldOf } from "./fnv.js";
 export { contentKey, explorationDraws, explore, type ExploreInput, type ExploreSettings } from "./explore.js";
 export { arbiterRequest, clip, stateSlice, CTX } from "./arbiter-request.js";
 export { arbiterFeatures, conditionalLogit, coverage, reliability, logit } from "./arbiter-features.js";
-export { arbiterProbs, INCOMPLETE, modelFailed, type ArbiterResult } from "./arbiter.js";
-export { isNext, nextExplored, nextLocal, openSite, NO_ARBITER, type DecideInput, type OpenSite } from "./next.js";
+export { arbiterProbs, readAnswers, INCOMPLETE, modelFailed, type ArbiterAnswers, type ArbiterResult } from "./arbiter.js";
+export { habitAt, isNext, nextExplored, nextLocal, openSite, NO_ARBITER, type DecideInput, type OpenSite } from "./next.js";
 export { decisionJson, decisionLine, policyJson, type DecisionFields } from "./decision-line.js";

@@ -69,10 +69,22 @@ function prepare(input: DecideInput): Prepared | Next {
   const { flow } = input;
   const site = openSite(flow, input.at.last, input.threshold);
   if (isNext(site)) return site;
-  // The habit and reach read only as many steps back as their order.
-  const history = encode(flow, input.at.recent(contextLength(flow)));
-  const habit = habitPrior(flow, site.options, habitPredict(flow.habit, flow.group, history));
-  return { ...site, history, habit };
+  const history = historyAt(flow, input.at);
+  return { ...site, history, habit: priorOf(flow, site.options, history) };
+}
+
+/** The symbols before a decision: the habit and reach read only as many steps back as their order. */
+function historyAt(flow: Flow, at: DecisionEpisode): number[] {
+  return encode(flow, at.recent(contextLength(flow)));
+}
+
+function priorOf(flow: Flow, options: readonly string[], history: readonly number[]): Map<string, number> {
+  return habitPrior(flow, options, habitPredict(flow.habit, flow.group, history));
+}
+
+/** The habit prior over a site's `options` at a decision point, as the deciders start from it. */
+export function habitAt(flow: Flow, at: DecisionEpisode, options: readonly string[]): Map<string, number> {
+  return priorOf(flow, options, historyAt(flow, at));
 }
 
 /** How many steps back the flow's models look. */
