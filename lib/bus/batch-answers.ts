@@ -71,7 +71,7 @@ export class BatchAnswers {
       }
       const batch = key === undefined ? undefined : this.byId.get(idKeyOfText(key));
       if (batch) {
-        batch.answers.set(idKeyOfText(key!), "");
+        batch.answers.set(idKeyOfText(key), "");
         this.settle(batch, send);
       }
       return false;
@@ -85,7 +85,7 @@ export class BatchAnswers {
       if (!batch) extras.push(own);
       else {
         held = batch;
-        batch.answers.set(idKeyOfText(idText!), own);
+        batch.answers.set(idKeyOfText(idText), own);
       }
     }
     if (!held) return false;
@@ -107,7 +107,7 @@ export class BatchAnswers {
   private release(batch: PendingBatch, send: (line: Buffer) => void): void {
     for (const key of batch.order) this.byId.delete(key);
     if (!batch.proxyAnswered && batch.serverLines.length === 1) {
-      send(batch.serverLines[0]!);
+      send(batch.serverLines[0]);
       return;
     }
     // Answers that went out on their own (single lines) are "" here.

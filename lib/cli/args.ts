@@ -78,7 +78,7 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
   let asked: ParseOutcome | undefined;
 
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     if (arg === "--") {
       trailing = argv.slice(i + 1);
       break;

@@ -65,6 +65,7 @@ export function flowFromArgs(
     flow = loadFlow(path);
   } catch (err) {
     // One line on stderr, whatever a value named in the reason holds.
+    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
     throw new ProxyError(`loading ${path}`, describe(err).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1)));
   }
   const decider = one<DeciderName>(args, "flow-decider") ?? defaultDecider(flow);

@@ -62,7 +62,7 @@ async function http(options: DemoOptions, addr: string): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
+void main(process.argv.slice(2)).then((code) => {
   // exitCode, not exit(): let stdout finish writing to a pipe first.
   process.exitCode = code;
 });

@@ -33,7 +33,7 @@ export function parseDemoArgs(args: readonly string[]): Invocation {
   }
   const options: DemoOptions = { world: "echo", listing: emptyListing() };
   for (let i = 0; i < args.length; i += 2) {
-    const flag = args[i]!;
+    const flag = args[i];
     const value = args[i + 1];
     if (value === undefined || !apply(options, flag, value)) return { kind: "usage-error" };
   }

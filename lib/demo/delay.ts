@@ -2,7 +2,8 @@ import { field, type Json } from "./json.js";
 
 /** The longest a call waits, whatever it asks. */
 export const MAX_DELAY_MS = 10_000;
-const U64_MAX = 18446744073709551615;
+/** u64::MAX (18446744073709551615) as a double rounds to 2^64. */
+const U64_MAX = 2 ** 64;
 
 /**
  * How long a call asks to wait: `delay_ms` when it is a non-negative integer (serde's

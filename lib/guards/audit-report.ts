@@ -86,7 +86,7 @@ export function pretty(v: Pretty, indent: string): string {
     if (items.length === 0) return "[]";
     return `[\n${items.map((x) => inner + pretty(x, inner)).join(",\n")}\n${indent}]`;
   }
-  const entries: [string, Pretty][] = v instanceof Map ? [...v.entries()] : Object.entries(v);
+  const entries: [string, Pretty][] = v instanceof Map ? [...(v as ReadonlyMap<string, Pretty>).entries()] : Object.entries(v as { readonly [k: string]: Pretty });
   if (entries.length === 0) return "{}";
   return `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`).join(",\n")}\n${indent}}`;
 }

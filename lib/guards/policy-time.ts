@@ -18,7 +18,8 @@ const DAY_SECONDS = 86_400;
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(?:inf|infinity|nan|(?:\d+|\d+\.\d*|\d*\.\d+)(?:e[+-]?\d+)?)$/i;
 /** The largest and smallest i64, where Rust's `as i64` saturates. */
-const I64_MAX = 9_223_372_036_854_775_807;
+/** i64::MAX (9223372036854775807) as a double rounds to 2^63. */
+const I64_MAX = 2 ** 63;
 
 /** Whether `then` is at most a day before `now` (and not after it); false if either is not a time. */
 export function withinADay(then: string, now: string = AIRLINE_NOW): boolean {

@@ -84,7 +84,7 @@ export class JevClient implements Oracle {
     if (!("key" in apiKey)) throw new OracleError(apiKey.missing);
     const body = JSON.stringify(request);
     for (let attempt = 0; ; attempt++) {
-      const retry = attempt < this.backoffMs.length ? this.backoffMs[attempt]! : undefined;
+      const retry = attempt < this.backoffMs.length ? this.backoffMs[attempt] : undefined;
       let status: number;
       let text: string;
       try {

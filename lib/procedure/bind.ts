@@ -44,7 +44,7 @@ export interface Unlabelled {
 export function unlabel(action: string, procedure: Procedure): Unlabelled {
   const brace = action.indexOf("{");
   if (brace === -1) {
-    return { tool: action, args: action === procedure.handoff ? new Map(procedure.handoff_arguments) : new Map() };
+    return { tool: action, args: action === procedure.handoff ? new Map<string, Json>(procedure.handoff_arguments) : new Map<string, Json>() };
   }
   const tool = action.slice(0, brace);
   let parsed: Json;
@@ -109,7 +109,7 @@ export function bindValue(value: Json, state: RunState, passed: ReadonlySet<stri
   // Every earlier result of TOOL with something left at PATH, most recent first.
   const found: Array<{ value: Json; first: string }> = [];
   for (let i = state.outputs.length - 1; i >= 0; i--) {
-    const output = state.outputs[i]!;
+    const output = state.outputs[i];
     if (output.tool !== tool) continue;
     let values = stringsAt(output.value, path);
     if (listed) values = values.filter((v) => !passed.has(v));
@@ -117,7 +117,7 @@ export function bindValue(value: Json, state: RunState, passed: ReadonlySet<stri
       const like = likeValues(output.value, path, apart, passed);
       values = [...like, ...values.filter((v) => !like.includes(v))];
     }
-    if (values.length > 0) found.push({ value: output.value, first: values[0]! });
+    if (values.length > 0) found.push({ value: output.value, first: values[0] });
   }
   if (!listed) {
     // One value per result: prefer the result about what the ticket names.

@@ -53,7 +53,7 @@ export function jsonEqual(a: Json, b: Json): boolean {
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!(Array.isArray(a) && Array.isArray(b)) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]!));
+    return a.every((x, i) => jsonEqual(x, b[i]));
   }
   if (isObject(a) || isObject(b)) {
     if (!(isObject(a) && isObject(b)) || a.size !== b.size) return false;
@@ -100,7 +100,7 @@ export function fromPlain(v: unknown): Json {
   if (typeof v === "number") return jsonNumber(Number.isInteger(v) ? String(v) : String(v));
   if (Array.isArray(v)) return v.map(fromPlain);
   if (v instanceof Map) return v as JsonObject;
-  if (typeof v === "object") return new Map(Object.entries(v as object).map(([k, x]) => [k, fromPlain(x)]));
+  if (typeof v === "object") return new Map(Object.entries(v).map(([k, x]) => [k, fromPlain(x)]));
   throw new TypeError(`not JSON: ${typeof v}`);
 }
 

@@ -49,7 +49,7 @@ export function procedureFromJson(text: string): Procedure {
     max_calls: plain["max_calls"] as number,
     stop: plain["stop"] as string,
     handoff: plain["handoff"] as string,
-    handoff_arguments: isObject(handoffArguments) ? handoffArguments : new Map(),
+    handoff_arguments: isObject(handoffArguments) ? handoffArguments : new Map<string, Json>(),
     reads: new Set(plain["reads"] as string[]),
     vocab: new Set(plain["vocab"] as string[]),
     trees: new Map(Object.entries(plain["trees"] as Record<string, unknown>).map(([site, n]) => [site, node(n)])),

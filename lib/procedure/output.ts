@@ -1,4 +1,4 @@
-import { pretty, type Json } from "./json.js";
+import { pretty } from "./json.js";
 import type { Run, Verdict } from "./run.js";
 
 /**
@@ -19,7 +19,7 @@ export function runJson(run: Run): string {
               `${I3}"failed": ${c.failed}\n${I2}}`,
           )
           .join(",\n")}\n${I1}]`;
-  const check = run.check === null ? "null" : pretty(run.check as Json, I1);
+  const check = run.check === null ? "null" : pretty(run.check, I1);
   return `{\n${I1}"calls": ${calls},\n${I1}"check": ${check},\n${I1}"verdict": ${JSON.stringify(run.verdict)}\n}\n`;
 }
 

@@ -59,7 +59,7 @@ export function peek(line: Buffer): Peek {
   if (!isObject(params)) return p;
   const meta = params["_meta"];
   if (isObject(meta) && typeof meta[META_PROTOCOL_VERSION] === "string") {
-    p.modernVersion = meta[META_PROTOCOL_VERSION] as string;
+    p.modernVersion = meta[META_PROTOCOL_VERSION];
   }
   const name = NAMED_BY_NAME.has(method) ? params["name"] : method === "resources/read" ? params["uri"] : undefined;
   if (typeof name === "string") p.name = name;

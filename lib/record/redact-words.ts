@@ -21,7 +21,7 @@ export function splitOutsideQuotes(text: string, isSeparator: (ch: string) => bo
   let pieceStart = -1;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+    const ch = text[i];
     if (quote !== undefined) {
       if (ch === "\\" && quote === '"') i++;
       else if (ch === quote) quote = undefined;
@@ -49,8 +49,8 @@ export function splitOutsideQuotes(text: string, isSeparator: (ch: string) => bo
 
 export function joinSplit(split: Split): string {
   let out = "";
-  split.pieces.forEach((p, i) => (out += split.gaps[i]! + p));
-  return out + split.gaps[split.pieces.length]!;
+  split.pieces.forEach((p, i) => (out += split.gaps[i] + p));
+  return out + split.gaps[split.pieces.length];
 }
 
 export const isSpace = (ch: string): boolean => ch === " " || ch === "\t" || ch === "\n" || ch === "\r" || ch === "\f" || ch === "\v";

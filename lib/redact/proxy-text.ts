@@ -11,6 +11,7 @@
  */
 import { documentValues, jsonContainer, toolText } from "./json-values.js";
 import type { Visitor } from "./visitor.js";
+import type { Json } from "../trace/json.js";
 
 /** The appendix's first line. */
 const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";
@@ -35,11 +36,11 @@ export function proxyText(text: string, v: Visitor): string {
   if (text === COMMIT_USAGE) return text;
   if (jsonContainer(text) !== undefined) return toolText(text, v);
   const refusal = REFUSAL.exec(text);
-  if (refusal) return refusal[1]! + reason(refusal[2]!, v) + refusal[3]!;
+  if (refusal) return refusal[1] + reason(refusal[2], v) + refusal[3];
   const ls = text.split("\n");
   const out: string[] = [];
   for (let i = 0; i < ls.length; ) {
-    const line = ls[i]!;
+    const line = ls[i];
     const call = callLine(line);
     i++;
     if (call === undefined) {
@@ -50,7 +51,7 @@ export function proxyText(text: string, v: Visitor): string {
     if (!call.after.endsWith(":")) continue;
     // The result runs to the blank line before the next quoted call, or to the end.
     let end = i;
-    while (end < ls.length && !(ls[end] === "" && end + 1 < ls.length && callLine(ls[end + 1]!) !== undefined)) end++;
+    while (end < ls.length && !(ls[end] === "" && end + 1 < ls.length && callLine(ls[end + 1]) !== undefined)) end++;
     out.push(toolText(ls.slice(i, end).join("\n"), v));
     i = end;
   }
@@ -71,7 +72,7 @@ function reason(text: string, v: Visitor): string {
 }
 
 function rewriteCall(call: CallLine, v: Visitor): string {
-  const args = JSON.stringify(documentValues(JSON.parse(call.args), v));
+  const args = JSON.stringify(documentValues(JSON.parse(call.args) as Json, v));
   const m = AFTER_CALL.exec(call.after)!;
   const after = m[2] === undefined ? call.after : call.after.slice(0, call.after.length - m[2].length) + reason(m[2], v);
   return `${call.tool} ${args}${after}`;

@@ -35,7 +35,7 @@ export function actionOf(
   if (isProxyError(msg)) {
     // An error the proxy answered with: a line or call it would not forward.
     const id = msg.id ?? null;
-    return { action: "refused", id, tool: requests.get(JSON.stringify(id))?.tool ?? null, text: String(msg.error.message ?? "") };
+    return { action: "refused", id, tool: requests.get(JSON.stringify(id))?.tool ?? null, text: messageText(msg.error.message) };
   }
   if (!isResponse(msg)) return undefined;
   const asked = requests.get(JSON.stringify(msg.id));
@@ -51,4 +51,10 @@ function isProxyError(v: unknown): v is { id?: unknown; error: { message?: unkno
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   const error = (v as { error?: unknown }).error;
   return error !== null && typeof error === "object" && (v as { method?: unknown }).method === undefined;
+}
+
+/** An error's message as text: itself when a string, its JSON otherwise, "" when absent. */
+function messageText(message: unknown): string {
+  if (message === undefined || message === null) return "";
+  return typeof message === "string" ? message : JSON.stringify(message);
 }

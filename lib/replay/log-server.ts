@@ -52,8 +52,9 @@ export class LogServer implements ServerTransport {
     this.finish({ code: 0, signal: null });
   }
 
-  async shutdown(): Promise<void> {
+  shutdown(): Promise<void> {
     this.end();
+    return Promise.resolve();
   }
 
   private take(text: string): void {

@@ -7,7 +7,6 @@ import type { PluginContext, PluginFactory } from "../bus/runtime/api.js";
 import { isRequest, isResponse } from "../bus/runtime/json-rpc.js";
 import { OWN_ID_PREFIX } from "../bus/runtime/own-requests.js";
 import type { LogEntry, McpLog } from "../trace/log-types.js";
-import type { Json } from "../trace/json.js";
 import { actionOf, type ReplayAction } from "./actions.js";
 import { LogServer } from "./log-server.js";
 import { isErrorAnswer } from "../transport/http/errors.js";
@@ -107,7 +106,7 @@ function play(
     case "server": {
       const m = e.message;
       if (isResponse(m)) {
-        if (typeof m.id === "string" && m.id.startsWith(OWN_ID_PREFIX)) return server.releaseOwn(m.id, m as unknown as Json);
+        if (typeof m.id === "string" && m.id.startsWith(OWN_ID_PREFIX)) return server.releaseOwn(m.id, m);
         if (!server.got(m.id)) return false; // the plugins kept its request from the server
         serverAnswered.add(JSON.stringify(m.id));
       }

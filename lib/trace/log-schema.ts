@@ -6,7 +6,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { PEERS } from "./log-types.js";
 
-const U64_MAX = 18446744073709551615;
+/** u64::MAX (18446744073709551615) as a double rounds to 2^64. */
+const U64_MAX = 2 ** 64;
 const U32_MAX = 4294967295;
 const optionalString = { type: ["string", "null"] };
 

@@ -132,7 +132,7 @@ function lastTMsIn(tail: Buffer, fromStart: boolean, endedWithNewline: boolean):
 /** Whether `buf[0, end)` holds anything but whitespace. */
 function hasNonBlankBefore(buf: Buffer, end: number): boolean {
   for (let i = 0; i < end; i++) {
-    const c = buf[i]!;
+    const c = buf[i];
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return true;
   }
   return false;

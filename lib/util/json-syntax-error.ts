@@ -28,11 +28,14 @@ export function describeJsonSyntaxError(text: string): string {
   return e === undefined ? "not valid JSON" : `${e.reason} at line ${e.line} column ${e.column}`;
 }
 
-class Stop {
+/** Thrown to end the scan at the first error; caught inside this module. */
+class Stop extends Error {
   constructor(
     readonly at: number,
     readonly reason: string,
-  ) {}
+  ) {
+    super(reason);
+  }
 }
 
 const WHITESPACE = " \t\n\r";
@@ -171,7 +174,7 @@ class Scanner {
   }
 
   private space(): void {
-    while (this.i < this.s.length && WHITESPACE.includes(this.s[this.i]!)) this.i++;
+    while (this.i < this.s.length && WHITESPACE.includes(this.s[this.i])) this.i++;
   }
 
   private stop(reason: string, at = this.i): Stop {

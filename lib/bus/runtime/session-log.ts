@@ -35,7 +35,7 @@ export class SessionLog {
     // episode would ignore is not walked.
     const value = this.builder.wantsLine(f.from, f.bytes) === false ? undefined : (jsonOf(f) as Json | undefined);
     if (value !== undefined && this.builder.wants(f.from, value) && readsBack(value)) {
-      this.builder.entry({ t_ms: f.tMs, from: f.from, message: value as Json });
+      this.builder.entry({ t_ms: f.tMs, from: f.from, message: value });
     }
     this.frames.next(f);
   };

@@ -59,7 +59,7 @@ export function parseArgs(command: Command, args: readonly string[]): ParsedArgs
   const takes = new Set(command.valueOptions ?? []);
   const flags = new Set(command.flagOptions ?? []);
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+    const arg = args[i];
     if (arg === "--") {
       parsed.positionals.push(...args.slice(i + 1));
       break;

@@ -36,5 +36,5 @@ export function flowValues(args: CommandArgs): { values: Map<string, unknown[]> 
   for (const name of FLOW_FLAG_OPTIONS) if (args.flags.has(name)) argv.push(name);
   const parsed = parseCommandLine(spec, argv);
   if (parsed.kind === "run") return { values: parsed.args.values };
-  return { error: parsed.kind === "usage-error" ? parsed.text.split("\n")[0]!.replace(/^error: /, "") : `unexpected ${parsed.kind}` };
+  return { error: parsed.kind === "usage-error" ? parsed.text.split("\n")[0].replace(/^error: /, "") : `unexpected ${parsed.kind}` };
 }

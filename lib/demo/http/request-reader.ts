@@ -107,7 +107,7 @@ function contentLength(headers: Map<string, string>): number {
   const value = headers.get("content-length");
   if (value === undefined || !/^\+?[0-9]+$/.test(value)) return 0;
   const n = Number(value.replace(/^\+/, ""));
-  return n <= 18446744073709551615 ? n : 0;
+  return n <= 2 ** 64 ? n : 0; // u64::MAX as a double rounds to 2^64
 }
 
 function asciiLower(text: string): string {

@@ -32,7 +32,7 @@ export function answerText(response: { result?: unknown; error?: unknown }): { t
     return { text: typeof error.message === "string" ? error.message : "error", failed: true };
   }
   const result = response.result as { content?: unknown; isError?: unknown } | null | undefined;
-  const items = Array.isArray(result?.content) ? (result!.content as Array<{ text?: unknown }>) : [];
+  const items = Array.isArray(result?.content) ? (result.content as Array<{ text?: unknown }>) : [];
   const text = items
     .filter((i) => i !== null && typeof i === "object" && typeof i.text === "string")
     .map((i) => i.text as string)

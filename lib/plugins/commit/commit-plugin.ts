@@ -59,11 +59,11 @@ export function commitPlugin(options: CommitOptions = {}): PluginFactory {
 
 /** The answer with `stretto_commit` appended, if it is the listing's last page. */
 function withCommitListed(f: Frame): Frame {
-  const msg = jsonOf(f) as { result?: { tools?: unknown; nextCursor?: unknown } };
+  const msg = jsonOf(f) as { result?: { tools?: unknown[]; nextCursor?: unknown } };
   const result = msg.result;
   if (!result || !Array.isArray(result.tools) || (result.nextCursor !== undefined && result.nextCursor !== null)) return f;
   result.tools = [...result.tools, COMMIT_TOOL];
-  return frame("proxy", f.tMs, messageLine(msg as Record<string, unknown>, messagesOf(f)?.[0]?.idText));
+  return frame("proxy", f.tMs, messageLine(msg, messagesOf(f)?.[0]?.idText));
 }
 
 function withCommitInstructions(f: Frame): Frame {
@@ -72,7 +72,7 @@ function withCommitInstructions(f: Frame): Frame {
   if (!result || typeof result !== "object") return f;
   const own = typeof result.instructions === "string" && result.instructions !== "" ? `${result.instructions}\n\n` : "";
   result.instructions = own + COMMIT_INSTRUCTIONS;
-  return frame("proxy", f.tMs, messageLine(msg as Record<string, unknown>, messagesOf(f)?.[0]?.idText));
+  return frame("proxy", f.tMs, messageLine(msg, messagesOf(f)?.[0]?.idText));
 }
 
 async function runCommit(session: PluginContext, request: WireMessage, patienceMs: number): Promise<void> {
@@ -85,7 +85,7 @@ async function runCommit(session: PluginContext, request: WireMessage, patienceM
   let failed = false;
   let made = 0;
   while (made < calls.length && !failed) {
-    const call = calls[made++]!;
+    const call = calls[made++];
     const label = callLabel(call);
     session.service(CONVERSATION)?.readContext();
     const verdict = session.service(CALL_CHECK)?.(call);

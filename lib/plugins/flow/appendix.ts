@@ -66,5 +66,5 @@ export function withAppendix(message: unknown, looked: readonly Looked[], idText
   if (Array.isArray(r.content)) r.content.push(item);
   else r.content = [item];
   // The id goes back exactly as the server wrote it (a long integer keeps every digit).
-  return messageLine(copy as Record<string, unknown>, idText);
+  return messageLine(copy, idText);
 }

@@ -143,7 +143,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           if (res === undefined) return of(f);
           const key = idKey(res.id);
           if (listings.delete(key)) {
-            if (res.result !== undefined) listed = learnListedTools(res.result as Json, listed ?? new Map());
+            if (res.result !== undefined) listed = learnListedTools(res.result as Json, listed ?? (new Map() as ListedTools));
             return of(f);
           }
           const call = calls.get(key);

@@ -12,7 +12,7 @@ export interface Opened {
   headers: IncomingHttpHeaders;
   body: Readable;
   /** Drops the connection (the body then ends or errors). */
-  abort(): void;
+  readonly abort: () => void;
 }
 
 /** Which pool a request takes its connection from. */
@@ -47,7 +47,7 @@ class Gate {
 
   release(): void {
     if (this.head < this.waiting.length) {
-      const next = this.waiting[this.head]!;
+      const next = this.waiting[this.head];
       this.waiting[this.head++] = undefined as unknown as () => void;
       if (this.head > 1024 && this.head * 2 > this.waiting.length) {
         this.waiting.splice(0, this.head);
@@ -160,7 +160,7 @@ export class HttpClient {
         stream = this.got[lane].stream(url, body === undefined ? { method, headers } : { method, headers, body });
       } catch (err) {
         gate.release();
-        reject(err as Error);
+        reject(err instanceof Error ? err : new Error(String(err)));
         return;
       }
       // The connection is free again once the exchange is over, however it ended (got's

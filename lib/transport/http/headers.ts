@@ -61,6 +61,7 @@ export function resolveUpstreamHeaders(specs: readonly string[], env: NodeJS.Pro
     const reserved = reservedHeader(name);
     if (reserved !== undefined) throw new ProxyError(`--upstream-header ${spec}: ${reserved}`);
     // Field values: visible ASCII, obs-text, space and tab (RFC 9110 §5.5); no CR, LF or NUL.
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
     if (/[\x00-\x08\x0a-\x1f\x7f]/.test(value)) {
       throw new ProxyError(
         `the environment variable ${variable}, for the header ${name}, holds a line break or another control character`,
