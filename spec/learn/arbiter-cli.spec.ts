@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeJev, FAKE_MODEL } from "../../fixtures/http/fake-jev.js";
-import { arbiterFileOf, heldOutCount, tooFew } from "../../lib/learn/arbiter/index.js";
+import { arbiterFileOf, heldOutCount, noDecisions, tooFew } from "../../lib/learn/arbiter/index.js";
 import { explainingBinderFor } from "../../lib/flow/bind/index.js";
 import { decisionAt, nextExplored } from "../../lib/flow/decide/index.js";
 import { MockOracle } from "../../lib/oracle/index.js";
 import type { JsonObject } from "../../lib/trace/index.js";
 import { NODE, STRETTO, cleanTemp, run, tempDir, type Ran } from "../helpers/processes.js";
 import { flowAt, flowJson, liveEpisode, outIn } from "./learn-helpers.js";
-import { usualSession, writeSessions } from "./shop-logs.js";
+import { usualSession, writeSessions, type ShopStep } from "./shop-logs.js";
 
 /** The environment without whatever key, model or endpoint the machine running the tests has. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -31,9 +31,9 @@ function learn(dir: string, out: string, extra: string[], env: Record<string, st
 const name = (i: number) => `s${String(i).padStart(3, "0")}`;
 
 /** `n` usual shop sessions; file `i` holds session `sessionOf(i)`. */
-function shopFolder(n: number, fileOf: (i: number) => string = name, order?: number[]): string {
+function shopFolder(n: number, fileOf: (i: number) => string = name, order?: number[], steps: (n: number) => ShopStep[] = usualSession): string {
   const dir = tempDir("stretto-arbiter-");
-  const all = Array.from({ length: n }, (_, i) => ({ file: fileOf(i), session: name(i), steps: usualSession(i + 1) }));
+  const all = Array.from({ length: n }, (_, i) => ({ file: fileOf(i), session: name(i), steps: steps(i + 1) }));
   writeSessions(dir, order === undefined ? all : order.map((i) => all[i]!));
   return dir;
 }
@@ -198,6 +198,18 @@ describe("stretto learn with an arbiter", function () {
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `stretto: ${tooFew(1, 1)}\n`);
     assert.equal(r.stderr, "stretto: 1 episodes of 1 tasks are too few to split into training and held-out tasks\n");
+  });
+
+  it("says so when the held-out sessions hold no decision to fit on (exit 1)", async () => {
+    // Sessions that only close an order: no read ever follows a call, so no site offers a lookup.
+    const closing = (n: number): ShopStep[] => [
+      { kind: "user", text: `Close ord_${n}a.` },
+      { kind: "call", tool: "close_order", args: { order_id: `ord_${n}a`, reason: "done" } },
+      { kind: "reply", text: "Closed." },
+    ];
+    const r = await learn(shopFolder(10, name, undefined, closing), outIn(tempDir()), ["--oracle", "mock"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `stretto: ${noDecisions(heldOutCount(10))}\n`);
   });
 
   it("fails clearly with --oracle replay and an empty cache (exit 1), writing nothing", async () => {

@@ -126,6 +126,8 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
   const kind = args.options.get("--oracle") ?? "jev";
   if (!isOracleKind(kind)) throw new UsageError(`--oracle is ${ORACLE_KINDS.join(", ")}, not ${kind}`, USAGE);
   try {
+    // The arbiter's file or oracle first, so a file that gives no arbiter fails before the folder is read.
+    const arbiter = habitOnly ? undefined : arbiterSettings(args, io, kind);
     const rewardsPath = args.options.get("--rewards");
     const rewards = rewardsPath === undefined ? undefined : await readRewards(rewardsPath);
     const manifestPath = args.options.get("--manifest");
@@ -143,7 +145,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
       version: VERSION,
       nowMs: Date.now(),
     });
-    const flow = habitOnly ? learnFlow(input) : await learnArbiterFlow(input, arbiterSettings(args, io, kind));
+    const flow = arbiter === undefined ? learnFlow(input) : await learnArbiterFlow(input, arbiter);
     try {
       await writeFile(out, flowText(flow));
     } catch (e) {

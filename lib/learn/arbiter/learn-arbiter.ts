@@ -33,7 +33,7 @@ export interface ArbiterSettings {
 }
 
 export function noDecisions(tasks: number): string {
-  return `the ${tasks} held-out tasks hold no decision at a site the training tasks learned, so there is nothing to fit an arbiter on`;
+  return `the successful sessions of the ${tasks} held-out tasks hold no decision at a site the training tasks learned, so there is nothing to fit an arbiter on`;
 }
 
 function copyFitted(f: Fitted): Fitted {
