@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
 
-.PHONY: all build test demo demo-echo demo-procedure bench clean
+.PHONY: all build check test demo demo-echo demo-procedure bench clean
 
 all: build
 
@@ -18,7 +18,12 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(shell find lib spec bench fixtures 
 
 build: $(BUILD_STAMP)
 
-test: build
+# The layer rules (.dependency-cruiser.cjs) and the type-checked lint, then the specs.
+check: $(NPM_STAMP)
+	npx depcruise lib --config .dependency-cruiser.cjs
+	npx eslint lib
+
+test: build check
 	npx mocha
 
 # The quickstart: record six customers, learn a flow, review it, serve two more with it.

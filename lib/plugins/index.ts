@@ -1,4 +1,4 @@
-/** The public plugin API: `import { decide, requestOf, toolResult } from "stretto-proxy/plugins"`. */
+/** The public plugin API: `import { decide, messagesOf, toolAnswer, CONVERSATION } from "stretto-proxy/plugins"`. */
 export type { Plugin, PluginContext, PluginFactory, OwnAnswer, OwnRequestOptions } from "../bus/runtime/api.js";
 export { decide } from "../bus/runtime/decide.js";
 export { serviceKey, type ServiceKey } from "../bus/runtime/services.js";
