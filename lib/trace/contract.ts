@@ -1,5 +1,5 @@
 /**
- * A listed tool's input contract (facts-proxy-core §8.5): each argument of its
+ * A listed tool's input contract: each argument of its
  * `inputSchema` as `name:type`, `!` when required, sorted, joined by `, `. A flow pins the
  * contracts of the tools it learned from and stops looking up a tool whose contract changed.
  */

@@ -1,4 +1,4 @@
-/** Questions asked of an Episode (facts-proxy-core §8.2 helpers). */
+/** Questions asked of an Episode (see docs/trace.md, "The Episode"). */
 import type { AssistantEvent, Episode, ToolCall, TurnUsage } from "./episode-types.js";
 
 /** Whether the task counted as solved: reward ≥ 1 − 1e-9. */

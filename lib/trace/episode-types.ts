@@ -1,7 +1,8 @@
 /**
- * The Episode (facts-proxy-core §8.2): one conversation between an agent, a user and a set
- * of tools, flattened into events in the order they happened. The JSON shape is the
- * original's (serde): snake_case fields, events tagged by `kind`.
+ * The Episode: one conversation between an agent, a user and a set of tools, flattened into
+ * events in the order they happened. The JSON shape (snake_case fields, events tagged by
+ * `kind`) is a published format (docs/trace.md, "The Episode"): Episodes written by other
+ * tools, and τ²-bench results read as Episodes, must read the same, so it is kept exactly.
  */
 import type { Json } from "./json.js";
 

@@ -1,5 +1,5 @@
 /**
- * A log as an Episode (facts-proxy-core §8.2): its calls grouped into inferred LLM turns,
+ * A log as an Episode (docs/trace.md, "The Episode"): its calls grouped into inferred LLM turns,
  * its results, and what the host said. From a log, `task_id` is `""`, `trial` 0 and
  * `reward` 0; the domain is the header's, else `mcp`; the agent model is the header's,
  * else the client's name (from `initialize`, or a 2026-07-28 request's `_meta`), else

@@ -1,5 +1,5 @@
 /**
- * A folder of session logs read as sessions, one at a time (§8.1, §8.6): each log is first
+ * A folder of session logs read as sessions, one at a time (merged as merge.ts says): each log is first
  * scanned as a stream for what grouping needs; then each session is built in turn. Only a
  * host session's logs that are merged are held in memory together.
  *

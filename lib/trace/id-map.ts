@@ -1,6 +1,6 @@
 /**
- * A map keyed by JSON-RPC id with JSON identity, as the original matches responses to
- * requests: the number `1` and the string `"1"` are different keys. Numbers and strings
+ * A map keyed by JSON-RPC id with JSON identity, the way JSON-RPC matches responses to
+ * requests: the number `1` and the string `"1"` are different keys (a host may use both). Numbers and strings
  * key a Map directly (no text is made for them); any other id by its JSON text.
  */
 import { jsonText, type Json } from "./json.js";

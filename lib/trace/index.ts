@@ -1,7 +1,6 @@
 /**
  * `stretto-proxy/trace`: read what stretto-proxy recorded. Logs → Episodes with inferred LLM
- * turns, tool manifests and contracts, and sessions merged across servers
- * (facts-proxy-core §8).
+ * turns, tool manifests and contracts, and sessions merged across servers (docs/trace.md).
  */
 export type { Json, JsonObject } from "./json.js";
 export { jsonText, jsonEqual } from "./json.js";

@@ -1,11 +1,13 @@
 /**
  * JSON values as the trace library handles them, and the text it derives from them.
  *
- * The original re-serializes JSON with serde_json without `preserve_order`: compact, object
- * keys sorted by code point (Rust's `String` order). Where the trace library *derives* text
- * from a message (an id's key, a result's content when it has no text, the "known" text of
- * turn inference) it writes the same, so an episode reads the same as the original's.
- * Values carried through (a call's `arguments`) keep the order they were sent in.
+ * Where the trace library *derives* text from a message (an id's key, a result's content
+ * when it has no text, the "known" text of turn inference) it writes compact JSON with
+ * object keys sorted by code point. That text does not depend on the order a server happened
+ * to send keys in, so the same message always gives the same Episode, and Episodes match
+ * those made by other readers of these logs that serialize the same way (a Rust reader
+ * using serde_json without `preserve_order` does). Values carried through (a call's
+ * `arguments`) keep the order they were sent in.
  */
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;

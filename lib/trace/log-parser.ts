@@ -1,5 +1,5 @@
 /**
- * Parsing a log line by line (facts-proxy-core §8.1), so a reader can stream a file and keep
+ * Parsing a log line by line (docs/session-log.md), so a reader can stream a file and keep
  * only what its consumer keeps. The rules:
  * - whitespace-only lines are ignored;
  * - the first other line must be the header (`line {n}: not a stretto MCP log header`), of
@@ -17,7 +17,7 @@ export interface LogSink {
   entry(entry: LogEntry): void;
 }
 
-/** A log's text is not a log. The message names the line, as the original's does. */
+/** A log's text is not a log. The message names the line (`line {n}: …`), so a user can find it. */
 export class LogFormatError extends Error {
   override name = "LogFormatError";
 }

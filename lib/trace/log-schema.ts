@@ -1,7 +1,8 @@
 /**
- * JSON Schemas of the header and entry lines, checked with ajv. They accept what the
- * original's serde reader accepts: optional fields may be absent or null, unknown keys are
- * ignored (a later proxy may record more, such as the protocol era).
+ * JSON Schemas of the header and entry lines, checked with ajv. They are lenient, so logs
+ * written by other versions and implementations of the proxy still read: optional fields
+ * may be absent or null, unknown keys are ignored (a later proxy may record more, such as
+ * the protocol era).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { PEERS } from "./log-types.js";

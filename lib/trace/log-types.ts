@@ -1,5 +1,5 @@
 /**
- * The session log as `stretto-proxy` writes it (facts-proxy-core §3.2–3.3, §8.1): a header
+ * The session log as `stretto-proxy` writes it (docs/session-log.md): a header
  * line, then one entry per forwarded line. This is the reader's view: versions 1 and 2,
  * optional fields filled in, unknown keys dropped.
  */
@@ -28,7 +28,8 @@ export interface LogHeader {
   /** `--server-name`; absent when not given. */
   server_name?: string;
   /**
-   * The protocol era the host's first lines showed (decision 8): `legacy` (opened with
+   * The protocol era the host's first lines showed (docs/http-upstream.md, "MCP 2026-07-28 and
+   * how the era is told"): `legacy` (opened with
    * `initialize`) or `modern` (2026-07-28: requests name their version in `_meta`);
    * absent when the first lines did not tell.
    */

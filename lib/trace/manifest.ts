@@ -1,5 +1,5 @@
 /**
- * A log's tool manifest (facts-proxy-core §8.5): each listed tool's kind from its
+ * A log's tool manifest: each listed tool's kind from its
  * `readOnlyHint` annotation (`true` → read, `false` → write, none → generic, meaning
  * unknown) and its documentation. A later listing of a tool replaces the earlier one.
  */

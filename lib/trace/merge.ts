@@ -1,5 +1,6 @@
 /**
- * One session from the logs a host session left with its servers (facts-proxy-core §8.6).
+ * One session from the logs a host session left with its servers (docs/trace.md, "Several
+ * servers").
  *
  * The merged log's lines are the logs' lines in the order the proxies read them, timed from
  * the first proxy's start, each tool and id named after its server. The conversation,

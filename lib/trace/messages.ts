@@ -1,5 +1,5 @@
 /**
- * JSON-RPC messages as a log holds them (facts-proxy-core §8.1, §8.3): every entry's
+ * JSON-RPC messages as a log holds them: every entry's
  * message with its sender and time, batches flattened, raw lines skipped; and the few
  * questions every reader asks of one (its method, its id as a request or as a response).
  */

@@ -1,5 +1,5 @@
 /**
- * The value-passing rule of turn inference (facts-proxy-core §8.4): a call that passes a
+ * The value-passing rule of turn inference (see turns.ts): a call that passes a
  * value first seen in what its turn returned could not have been written before that
  * result came back, so it belongs to a new LLM turn.
  */

@@ -1,5 +1,5 @@
 /**
- * What a response to `tools/call` says (facts-proxy-core §8.3): whether it is an error, and
+ * What a response to `tools/call` says: whether it is an error, and
  * its content as text. A JSON-RPC error gives its message (or the whole error, as JSON);
  * a result gives its text items joined by `\n`, else `structuredContent`, else itself.
  */

@@ -1,5 +1,5 @@
 /**
- * Naming tools and ids after their server (facts-proxy-core §8.6), so one session can span
+ * Naming tools and ids after their server, so one session can span
  * several servers: `docs::search`. Each proxy's JSON-RPC ids are its own, so they are
  * qualified too (as strings).
  */

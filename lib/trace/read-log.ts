@@ -1,8 +1,9 @@
 /**
  * Reading log files by streaming their bytes: lines are split on `\n` as they arrive and
  * handed to a {@link LogSink}, so memory follows what the sink keeps, not the file's size.
- * Errors read as the original's: `reading {path}: …` when the file cannot be read (or is
- * not UTF-8), `parsing {path}: …` when it is not a log.
+ * Errors say which step failed and on which file: `reading {path}: …` when the file cannot
+ * be read (or is not UTF-8), `parsing {path}: …` when it is not a log. The wording is
+ * documented (docs/trace.md, "The library") and scripts may match it, so keep it.
  */
 import { isUtf8 } from "node:buffer";
 import { open, readdir, type FileHandle } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * What grouping a folder needs of a log (§8.6), read without reading the whole log: the
+ * What grouping a folder needs of a log (see sessions.ts), read without reading the whole log: the
  * header, the server's name (from the header, else the first lines until the server names
  * itself) and when its last entry was logged (from the end of the file). A folder of big
  * logs is then read once, not twice. Whatever the quick read cannot settle (a malformed

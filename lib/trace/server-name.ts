@@ -1,5 +1,5 @@
 /**
- * The name a log's server goes by in a session that spans several servers (§8.6): the
+ * The name a log's server goes by in a session that spans several servers: the
  * proxy's `--server-name`, else its `--domain` (the first non-empty), else the name the
  * server gave itself in its first answer that names it. Characters other than ASCII
  * letters, digits, `-`, `_` and `.` become `_`, so `server::tool` splits back apart.

@@ -1,5 +1,5 @@
 /**
- * Which logs make one session (§8.6). Logs are one host session's when their headers name
+ * Which logs make one session. Logs are one host session's when their headers name
  * the same `host_session`, their servers have names, and they ran at overlapping times,
  * directly or through each other (a host's process id is used again once it has ended).
  * A run in which two servers of one name ran at once was not one agent's (a harness

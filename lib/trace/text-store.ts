@@ -1,6 +1,6 @@
 /**
  * A growing text that can be searched for a substring: turn inference's "known" and
- * "returned" texts (§8.4). Appending is cheap: pieces are only referenced (JSON values are
+ * "returned" texts (see new-values.ts). Appending is cheap: pieces are only referenced (JSON values are
  * not even serialized) until a search needs the text, which is rare (only when a call
  * passes a value its turn returned). Searched text is kept in chunks, so a long session
  * never runs into V8's string length limit, and a match that straddles two chunks is

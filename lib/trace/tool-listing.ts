@@ -1,5 +1,5 @@
 /**
- * The tools a server listed (facts-proxy-core §8.5): only the server's responses to the
+ * The tools a server listed: only the server's responses to the
  * client's own `tools/list` requests, matched by id (`1` ≠ `"1"`), count. A response to any
  * other request, or anything the proxy or the conversation logged, lists nothing.
  */

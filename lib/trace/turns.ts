@@ -1,6 +1,6 @@
 /**
  * Building an episode's events from a log's messages, one at a time, with LLM turns
- * inferred exactly as facts-proxy-core §8.3–8.4 say.
+ * inferred as docs/trace.md ("Turns are inferred") describes.
  *
  * A tool call joins the current turn while a call of that turn still awaits its response
  * (parallel calls, whoever sent it). Otherwise it starts a new turn, unless the client sent
@@ -114,7 +114,7 @@ export class EpisodeBuilder {
     if (from === "server" || from === "proxy") this.response(tMs, m);
   }
 
-  /** The episode, named from `header` (§8.2). */
+  /** The episode, named from `header` (its session, domain and agent model). */
   finish(header: LogHeader): Episode {
     return {
       id: header.session,

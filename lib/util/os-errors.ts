@@ -1,6 +1,10 @@
 import { constants } from "node:os";
 
-/** The text Rust's `io::Error` prints, so messages read the same as the original's. */
+/**
+ * The text Rust's `io::Error` prints (`No such file or directory (os error 2)`), so error
+ * messages read the same whichever implementation of the tools printed them, and scripts
+ * that match them keep working.
+ */
 const TEXTS: Record<string, string> = {
   ENOENT: "No such file or directory",
   EACCES: "Permission denied",

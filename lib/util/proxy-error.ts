@@ -1,5 +1,6 @@
 /**
- * An error with context, printed the way the original prints anyhow's `{:#}` chain:
+ * An error with context, printed as a chain from outermost to innermost (the shape of
+ * anyhow's `{:#}`, so messages match other implementations of the proxy):
  * `outer context: inner cause`. The proxy turns one into `stretto-proxy: …` and exit 125.
  */
 export class ProxyError extends Error {

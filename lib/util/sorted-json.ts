@@ -1,7 +1,8 @@
 /**
- * Compact JSON with object keys sorted by their UTF-8 bytes, the way the original
- * (serde_json without `preserve_order`) writes the JSON it builds itself. Used where the
- * fact sheets show sorted keys (the demo server's answers); never for forwarded bytes.
+ * Compact JSON with object keys sorted by their UTF-8 bytes, so the text is the same however
+ * the object was built. Used where the output's text is fixed and documented with sorted
+ * keys (the demo server's answers, which users and specs compare verbatim); never for
+ * forwarded bytes, which keep the sender's order.
  *
  * Written out directly rather than by rebuilding objects: a rebuilt object would put
  * integer-like keys first and lose an own `__proto__` key.

@@ -1,6 +1,6 @@
 /**
- * Binding a lookup's arguments (facts-flows §2.6, the original's `Bindings::bind_pending`,
- * `pick` and `bind_by_name`): each required argument takes a value from what the session
+ * Binding a lookup's arguments (`pick`, and `bindByName` for a tool training never called):
+ * each required argument takes a value from what the session
  * has shown, and the binding comes with the chance, learned in training, that those are the
  * arguments the agent itself would pass.
  */
@@ -16,7 +16,10 @@ import { sourceRules } from "./sources.js";
 /** An argument passed in at least this share of a tool's training calls is required. */
 export const REQUIRED_SHARE = 0.9;
 
-/** Whether the customer had mentioned the values a binding picks (§2.6, "Mention class"). */
+/**
+ * Whether the customer had mentioned the values a binding picks (its mention class): not at
+ * all, the picked value, another value, or the record the value belongs to.
+ */
 export type Mention = "none" | "picked" | "other" | "described";
 
 /** Bound arguments, and the chance that they are the agent's own. */
@@ -66,7 +69,7 @@ export function bareChance(bindings: Bindings, tool: string): number {
   return bare !== undefined && counts !== undefined ? (bare + 1) / (counts.calls + 2) : 1;
 }
 
-/** The chance of a binding with arguments, by its mention class (§2.6, "Chance"). */
+/** The chance of a binding with arguments, by its mention class (smoothed training counts). */
 export function mentionChance(bindings: Bindings, tool: string, mention: Mention): number {
   const [unmentioned, mentioned] = bindings.agreed.get(tool) ?? [
     [0, 0],
@@ -96,7 +99,7 @@ function constantsOf(bindings: Bindings, tool: string): [string, Json][] {
 
 /**
  * Arguments for a lookup of `tool` after the last step the view holds, and whether the
- * customer mentioned what they pick. Every rule of §2.6: constants, list arguments, the
+ * customer mentioned what they pick. Every binding rule: constants, list arguments, the
  * source rules, the site's order or recency, mentions, and the flags that make the
  * mention class. Values already passed to `tool` (calls in flight included) are skipped.
  */
@@ -175,7 +178,7 @@ function describedRead(view: SessionView, tool: string, arg: string, picked: str
 }
 
 /**
- * Arguments for `tool`, which training never called, by name (§2.6, "Binding by name"): each
+ * Arguments for `tool`, which training never called, by name: each
  * documented argument takes the first string under a key of that name in an earlier output,
  * most recent first, preferring a mentioned one and skipping values already passed to it.
  * Chance 1/2; a tool without arguments binds `{}` at chance 1, once.

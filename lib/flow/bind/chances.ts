@@ -1,5 +1,5 @@
 /**
- * A lookup's binding chances side by side (facts-ops §3, "Binding chance"), for reviewing a
+ * A lookup's binding chances side by side (docs/flow-review.md, "Bindings"), for reviewing a
  * flow rather than deciding in a session: the chance the bound arguments are the agent's
  * when the customer had not mentioned the values, when they had, pooled over both, and,
  * where the flow scores them apart, when another value was named or the described record

@@ -1,5 +1,5 @@
 /**
- * Choosing an argument's value from the places a binding looks (facts-flows §2.6 steps 4–6):
+ * Choosing an argument's value from the places a binding looks (sources.ts orders them):
  * every value found, in place order, is a candidate at its first occurrence unless it was
  * already passed; the first candidate the customer mentioned wins, else the first candidate.
  * Whether the customer mentioned any value at all (taken or not) makes the mention class.

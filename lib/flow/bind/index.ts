@@ -1,5 +1,5 @@
 /**
- * Binding a lookup's arguments (facts-flows §2.6) and what a flow may call (§2.7).
+ * Binding a lookup's arguments (bind.ts) and what a flow may call (withheld.ts).
  *
  * The deciding part takes a `Binder` for one decision point, built from the flow, the session
  * episode after the call (`afterCall`'s `episode`) and the calls in flight (its `inFlight`):

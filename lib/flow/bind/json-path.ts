@@ -1,10 +1,13 @@
 /**
- * The source paths of a flow's bindings (facts-flows §2.6, "Path helpers"): how a tool's
+ * The source paths of a flow's bindings: how a tool's
  * output is read as JSON, the paths a value is found at (`$`, `$.key`, `$.items[*].id`),
  * and the string values at a path, each with its siblings.
  *
- * Objects are walked in key order (code point order), as the original's serde_json, built
- * without `preserve_order`, holds them: "document order" is that order.
+ * Objects are walked in key order (code point order), not in the order the server sent
+ * them: "document order" is that order. The path a value is learned at and the candidate
+ * that comes first both depend on it, so learning and serving must walk outputs the same
+ * way whatever key order a server sends; flows learned by a Rust learner (serde_json
+ * without `preserve_order` holds objects sorted) then pick the same values here.
  */
 import { isObject, jsonText, sortedKeys, type Json, type JsonObject } from "../../trace/json.js";
 

@@ -1,5 +1,5 @@
 /**
- * The customer's mentions (facts-flows §2.6): what the customer said, as one lower-cased
+ * The customer's mentions: what the customer said, as one lower-cased
  * text, and whether it names a value, or the record a value belongs to through one of its
  * siblings.
  */

@@ -1,5 +1,5 @@
 /**
- * What a binding reads from the session episode (facts-flows §2.6, "What `pick` reads"):
+ * What a binding reads from the session episode (what `pick` reads):
  * the customer's text, each successful output parsed, every call made (the episode's and the
  * calls in flight), and the values the customer gave the agent by another way than the
  * conversation.

@@ -1,5 +1,5 @@
 /**
- * Where an argument's values come from (facts-flows §2.6 steps 4–5): the source rules a
+ * Where an argument's values come from: the source rules a
  * binding trusts, and the order it tries the session's outputs in — by the order the agent
  * used at this site (`site_sources`) when the site took enough values, else by recency.
  */

@@ -1,5 +1,5 @@
 /**
- * What a flow may call (facts-flows §2.7, the original's `withheld`): only the flow
+ * What a flow may call (docs/flows.md, "Serve a flow"): only the flow
  * manifest's `read` tools, only those `--flow-tools` grants when given, never one the server
  * no longer lists or marks as a write, and no tool whose listed input contract differs from
  * the one the flow pinned. The server's tools are learned from the agent's own `tools/list`
@@ -49,7 +49,8 @@ export interface WithheldContext {
   /** What the server listed to the agent; undefined before any `tools/list`. */
   listed?: ListedTools;
   /**
-   * The tool's name on this server (unqualified, for a flow learned across servers, §2.8).
+   * The tool's name on this server (unqualified, for a flow learned across servers; see
+   * served-server.ts).
    * Defaults to the flow's own name for it.
    */
   ownName?: (tool: string) => string;
@@ -57,7 +58,8 @@ export interface WithheldContext {
 
 /**
  * Why the flow must leave `tool` (its name in the flow) to the agent, or undefined when it
- * may look it up. The first reason that applies, in §2.7's order.
+ * may look it up. The first reason that applies, in the order of the checks below (the
+ * reason is logged and shown to users, so the order decides which one they read).
  */
 export function withheld(tool: string, ctx: WithheldContext): string | undefined {
   const own = ctx.ownName ? ctx.ownName(tool) : tool;

@@ -1,8 +1,9 @@
 /**
- * The flow file's JSON Schema (draft-07), checked with ajv: what the original's serde
- * reader requires (facts-flows §1.2–1.3). Unknown fields are ignored, as serde ignores
- * them; numbers may be written `8` or `8.0` (JSON.parse reads both the same). The
- * program is checked apart, by the program parser (facts-flows §1.5).
+ * The flow file's JSON Schema (draft-07), checked with ajv: the fields every flow must have,
+ * with their types (docs/flows.md, "Flow files"). Unknown fields are ignored, so a flow
+ * written by a newer learner, or by another implementation, still loads; numbers may be
+ * written `8` or `8.0` (JSON.parse reads both the same). The program is checked apart, by
+ * the program parser.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 

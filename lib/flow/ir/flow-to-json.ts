@@ -1,7 +1,7 @@
 /**
  * Writing a flow file: the inverse of `normalize-flow.ts`. Fields come in the order the
  * flow format declares them; maps keyed by strings become objects with sorted keys and
- * maps keyed by anything else become `[key, value]` lists sorted by key (facts-flows §1.1),
+ * maps keyed by anything else become `[key, value]` lists sorted by key (see pair-map.ts),
  * so two learners that count the same things write the same bytes. The version is
  * computed, not taken from the flow: 2 when any format-2 field is non-empty, else 1.
  */
@@ -10,7 +10,11 @@ import type { BackoffModelJson, CountsJson, FlowJson, PredicateJson, SourceCount
 import type { BackoffModel, Bindings, Counts, Flow, FlowVersion, Predicate, SourceCounts } from "./flow-types.js";
 import type { PairMap } from "./pair-map.js";
 
-/** Orders pair-list keys as the original's `Ord`: numbers, strings by code point, false < true, lists element-wise. */
+/**
+ * Orders pair-list keys: numbers, strings by code point, false < true, lists element-wise.
+ * This is the order a Rust learner's derived `Ord` gives, so a flow learned here and one
+ * learned there from the same sessions are the same bytes, and `flow-diff` shows no noise.
+ */
 export function compareKeys(a: unknown, b: unknown): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
@@ -152,7 +156,7 @@ export function flowToJson(flow: Flow): FlowJson {
   return json;
 }
 
-/** The flow file's text: one compact JSON line, as the original writes it. */
+/** The flow file's text: one compact JSON line, the same bytes whichever learner wrote it. */
 export function flowText(flow: Flow): string {
   return JSON.stringify(flowToJson(flow));
 }

@@ -1,5 +1,5 @@
 /**
- * The flow IR in memory (facts-flows §1): what `*.flow.json` holds, versions 1 and 2
+ * The flow IR in memory (docs/flows.md, "Flow files"): what `*.flow.json` holds, versions 1 and 2
  * read into one shape. Pair-list maps become `PairMap`s, string-keyed objects become
  * `Map`s, and optional fields get their defaults, so a reader never asks which version
  * or spelling a file used. Field names are the file's, in camelCase; each says the JSON

@@ -1,6 +1,7 @@
 /**
- * Loading a flow file (facts-flows §1.4, the original's `Flow::from_json`), in the
- * original's order:
+ * Loading a flow file. The checks run in this order, so a file with several faults is
+ * reported with the same message whichever implementation of the proxy loads it (docs/flows.md,
+ * "Flow files", lists the messages):
  *
  * 1. `stretto_flow` must read as a u32: `not a stretto flow: …`;
  * 2. it must be 1 or 2: `flow format {v} is not supported (this build reads 1 and 2)`;
@@ -103,7 +104,11 @@ function hasVersion2Bindings(json: FlowJson): boolean {
   );
 }
 
-/** The format version a flow must declare first, as the original's probe reads it. */
+/**
+ * The format version a flow must declare first, read before anything else so a file of a
+ * format this build does not read says so rather than listing missing fields. The messages
+ * are serde's wording for the same faults, so they match other implementations' output.
+ */
 function readVersion(doc: unknown): FlowVersion {
   const fail = (why: string) => new FlowLoadError(`not a stretto flow: ${why}`);
   if (doc === null || typeof doc !== "object" || Array.isArray(doc)) {

@@ -1,6 +1,6 @@
 /**
  * A map whose keys are not strings (tuples, vectors, numbers), as the flow IR writes
- * them: a list of `[key, value]` pairs (facts-flows §1.1). Keys are compared by their
+ * them: a list of `[key, value]` pairs (JSON objects only take string keys). Keys are compared by their
  * JSON text, so `["get_order_details", false]` finds the entry written with that key.
  * A key written twice keeps its last value, as a map read from the pairs would.
  */
@@ -29,7 +29,7 @@ export class PairMap<K, V> {
     return this.byText.has(JSON.stringify(key));
   }
 
-  /** The entries in the order the file listed them (sorted by key, as the original writes). */
+  /** The entries in the order the file listed them (sorted by key, as flow-to-json.ts writes). */
   *entries(): IterableIterator<[K, V]> {
     for (const [key, value] of this.byText.values()) yield [key, value];
   }

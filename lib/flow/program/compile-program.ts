@@ -1,5 +1,5 @@
 /**
- * The compile check (facts-flows §1.5, fugue's resolver): every name a program uses must
+ * The compile check (the checks fugue's resolver makes): every name a program uses must
  * resolve. Variables are scoped lexically as in Rust (a `let` in a block shadows until
  * the block ends; an assignment needs an earlier binding); distributions must be
  * registered and called with their arity; no function is registered for flows; `break`

@@ -1,5 +1,5 @@
 /**
- * A flow's program bound to the flow's statistics (the original's `FlowProgram`): checked
+ * A flow's program bound to the flow's statistics: checked
  * when made, then run after a call in any of the three ways.
  */
 import type { Flow } from "../ir/flow-types.js";
@@ -13,7 +13,7 @@ import { RunModel } from "./run-model.js";
 import { runSites, type RunSite } from "./trace.js";
 import type { SiteValue } from "./values.js";
 
-/** What the flow log's run line holds (facts-flows §3.3), less `after`. */
+/** What the flow log's run line holds (docs/flows.md, "Serve a flow"), less `after`. */
 export interface RunLine {
   call: string;
   failed: boolean;

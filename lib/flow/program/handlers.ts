@@ -1,5 +1,5 @@
 /**
- * The three handlers that answer a run's sample sites (facts-flows §2.3, §3.4):
+ * The three handlers that answer a run's sample sites:
  *
  * - **live**: a decision comes from the decider (the engine), with logp 0; an outcome
  *   comes from making the lookup, scored `ln P_Outcome(ok)` into the likelihood;

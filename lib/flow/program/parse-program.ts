@@ -1,5 +1,5 @@
 /**
- * Reads a program from its JSON form (fugue program format 1, facts-flows §1.5) and
+ * Reads a program from its JSON form (fugue program format 1) and
  * makes the structural checks fugue makes before it resolves names: the version, the
  * nesting limit, unknown fields, identifier names and finite literals. Name resolution
  * (unknown variables and distributions, arity, `break` outside a loop) is the compile

@@ -1,6 +1,6 @@
 /**
- * Why a program could not be read or compiled. The messages are fugue's
- * (facts-flows §1.5): `unknown distribution \`Normal\``, `` `Decide` takes 2
+ * Why a program could not be read or compiled. The messages are fugue's own wording, so a
+ * program rejected here reads the same as when fugue rejects it: `unknown distribution \`Normal\``, `` `Decide` takes 2
  * argument(s), got 1 ``, `unsupported program format version 2: this build of fugue
  * reads version 1`, the nesting limit. A flow's loader prefixes them with
  * `the flow's program: `.

@@ -1,5 +1,5 @@
 /**
- * The fugue program format, version 1 (facts-flows §1.5): the AST in exactly its JSON
+ * The fugue program format, version 1 (docs/flows.md, "Flow files"): the AST in exactly its JSON
  * form, so a program read from a flow file is written back unchanged. Statements are
  * tagged by `stmt`, expressions by `op`.
  */

@@ -1,6 +1,5 @@
 /**
- * A flow's statistics as its program draws on them (facts-flows §1.5, the original's
- * `RunModel`): tool ids, and the two distributions `Decide(prev, failed)` and
+ * A flow's statistics as its program draws on them: tool ids, and the two distributions `Decide(prev, failed)` and
  * `Outcome(d)`, both read from the habit base's level-1 counts.
  */
 import { FollowedIndex, type Followed } from "../decide/followed.js";

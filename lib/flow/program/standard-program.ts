@@ -1,5 +1,5 @@
 /**
- * The standard run (facts-flows §1.5): the program a flow without `program` runs, and
+ * The standard run (docs/flows.md, "Flow files"): the program a flow without `program` runs, and
  * the one `stretto learn` writes. After the call that just returned, step `i` decides at
  * `decide#i` (0 hands back); unless it hands back, `outcome#i` says whether the lookup
  * succeeded; at most `max_lookups` lookups.

@@ -1,7 +1,7 @@
 /**
  * What a run recorded: each site in the order it was sampled, with its value and logp,
  * and the run's log-weights. `runSites` orders the sites as the flow log's run line
- * writes them (facts-flows §3.3).
+ * writes them (docs/flows.md, "Serve a flow").
  */
 import type { SiteValue } from "./values.js";
 
