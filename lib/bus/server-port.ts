@@ -24,6 +24,10 @@ export interface ServerTransport {
   readonly lineFrom?: () => Sender;
   /** Resolves once the server is gone. */
   readonly exited: Promise<ExitStatus>;
-  /** Stops the server when the proxy is told to stop (decision 9): polite, then firm. */
+  /**
+   * Stops the server when the proxy is told to stop: polite, then firm, so a server gets the
+   * chance to finish cleanly but can never keep the proxy (and the host) waiting
+   * (docs/robustness.md).
+   */
   shutdown(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 /**
- * A small declarative command-line parser that behaves like the original's (clap):
+ * A small declarative command-line parser that behaves like clap, so every stretto tool,
+ * whichever implementation, takes the same lines and fails them the same way (docs/cli-checks.md):
  * `--name value` and `--name=value`, short flags, a trailing `-- <COMMAND>...` taken
  * verbatim, and usage errors as `error: …`, the usage line and a hint, exit 2.
  */

@@ -1,6 +1,6 @@
 /**
- * `--flow` and the options under it (facts-proxy-core §1.2 "Flows", facts-flows §1.4's
- * start-up checks, §2.11): the flow loaded, its decider checked, the oracle built, the
+ * `--flow` and the options under it (docs/flows.md, "Serve a flow"; docs/cli-checks.md,
+ * "Options that belong to `--flow`"): the flow loaded, its decider checked, the oracle built, the
  * flow log's path, and the start-up line. Every failure is a `ProxyError` (exit 125).
  */
 import { join } from "node:path";

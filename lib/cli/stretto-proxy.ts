@@ -126,8 +126,10 @@ function pruneAtStart(args: ParsedArgs, recordDir: string | undefined): void {
 }
 
 /**
- * Decision 9: on SIGTERM, SIGINT or SIGHUP, close the server's stdin, give it a grace
- * period, then signal its process group. The exit code still follows the server.
+ * On SIGTERM, SIGINT or SIGHUP, close the server's stdin, give it a grace period, then
+ * signal its process group: a server gets the chance to finish cleanly, but neither it nor
+ * a child it started can outlive the host's session (docs/robustness.md). The exit code
+ * still follows the server.
  */
 function stopOnSignals(server: ServerTransport): void {
   let stopping = false;

@@ -57,7 +57,8 @@ export function answerMessage(text: string, world: World): Answer | undefined {
 function initializeResult(params: Json | undefined): JsonObject {
   return {
     // Whichever version the client asks for: the little this server does is in every one.
-    // Given as `null` it stays null (only a missing field takes the default), as in the original.
+    // Given as `null` it stays null (only a missing field takes the default): the demo is a
+    // strict test server and shows a client what it sent rather than papering over it.
     protocolVersion: orDefault(field(params, "protocolVersion"), DEFAULT_PROTOCOL_VERSION),
     capabilities: { tools: { listChanged: false } },
     serverInfo: { name: "stretto-mcp-demo", version: VERSION },

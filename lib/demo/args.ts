@@ -22,7 +22,7 @@ export type Invocation =
   | { kind: "serve"; options: DemoOptions };
 
 /**
- * The demo's arguments (facts-proxy-core §6.1): `-h`/`--help` or `-V`/`--version` alone, or
+ * The demo's arguments (docs/demo-server.md, "Exit codes"): `-h`/`--help` or `-V`/`--version` alone, or
  * flag/value pairs. Anything else is a usage error. Later flags win; `--hide` and `--hint`
  * add up.
  */

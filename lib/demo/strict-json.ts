@@ -9,10 +9,11 @@ const MAX_DEPTH = 127;
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /**
- * Parses `text` as one JSON value, refusing what JSON.parse takes but serde_json (the
- * original's parser) does not: lone-surrogate escapes, numbers beyond f64 (`1e400`) and
- * nesting deeper than its recursion limit. The demo answers those with a parse error, as
- * the original does. Surrounding JSON whitespace is allowed; anything else is not.
+ * Parses `text` as one JSON value, refusing what JSON.parse takes but a strict JSON reader
+ * such as serde_json does not: lone-surrogate escapes, numbers beyond f64 (`1e400`) and
+ * nesting deeper than its recursion limit (`MAX_DEPTH`). The demo answers those with a parse error:
+ * it is a test server, and a client that sends them would fail against strict servers.
+ * Surrounding JSON whitespace is allowed; anything else is not.
  */
 export function parseStrictJson(text: string): { value: Json } | undefined {
   let value: Json;

@@ -1,7 +1,8 @@
 /**
  * Whitespace as Rust's `str::trim` and `split_whitespace` see it (Unicode White_Space).
- * JavaScript's `trim` differs on two characters (it strips U+FEFF and keeps U+0085), and
- * the demo decides "blank line" and parses HTTP heads the way the original does.
+ * JavaScript's `trim` differs on two characters (it strips U+FEFF and keeps U+0085). The
+ * demo decides "blank line" and parses HTTP heads with this one, so a client under test
+ * gets the same answers from every build of the demo.
  */
 function isSpace(c: number): boolean {
   return (

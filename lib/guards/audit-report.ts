@@ -1,6 +1,6 @@
 /**
- * An audit written out (facts-guards §6.1): as Markdown, and as pretty JSON in the
- * original's shape, `[{domain, episodes, writes, refused, rules: [...], tasks: {...}}]`,
+ * An audit written out (`stretto guards`): as Markdown, and as pretty JSON in a fixed shape
+ * that scripts read, `[{domain, episodes, writes, refused, rules: [...], tasks: {...}}]`,
  * with tasks in code point order (a plain object would put `"10"` before `"9"` the
  * JavaScript way, and `"2"` before `"10"`).
  */

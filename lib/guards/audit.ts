@@ -1,5 +1,5 @@
 /**
- * Guards against recorded episodes (facts-guards §6.1, `stretto guards`): every call of
+ * Guards against recorded episodes (`stretto guards`, docs/guards.md): every call of
  * every episode is checked against what came before its turn, as the proxy would check it,
  * and sorted by whether the tool accepted it and whether the episode succeeded. A failure
  * on a write the tool refused agrees with the tool; a failure on an accepted write of a

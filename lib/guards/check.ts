@@ -1,5 +1,5 @@
 /**
- * Running a domain's rules on one call (facts-guards §1.1–1.2): only the rules whose tools
+ * Running a domain's rules on one call (docs/guards.md, "How the rules decide"): only the rules whose tools
  * include the call's name; a call no rule applies to passes. The call is refused when an
  * enforced rule fails it; the reason cites each such rule, in rule order, as
  * `<reason> (policy check <id>)`, joined with `; `. The agent then gets, instead of the

@@ -1,9 +1,10 @@
 /**
- * A tool result's content as the rules read it (facts-guards §1.3): parsed as JSON, or,
+ * A tool result's content as the rules read it: parsed as JSON, or,
  * when it is not JSON, its text trimmed and taken as a JSON string. τ²-bench returns plain
  * strings unquoted (`find_user_id_by_email` answers `user_7`), records as JSON objects.
  *
- * Trimming follows Rust's `str::trim` (Unicode White_Space), as the original's does:
+ * Trimming strips Unicode White_Space, as Rust's `str::trim` does, so a rule reads a result
+ * the same as other implementations of these guards and a decision reproduces across them:
  * JavaScript's `trim` would also strip U+FEFF and keep U+0085.
  */
 import type { Json } from "../trace/json.js";

@@ -1,5 +1,5 @@
 /**
- * The domains that have guards (facts-guards §1.1, §7.3): τ²-bench's `retail` and
+ * The domains that have guards: τ²-bench's `retail` and
  * `airline`. `--guards` without `--domain`, or with another domain, is a startup error
  * (the proxy prints `stretto-proxy: <message>` and exits 125).
  */

@@ -1,5 +1,5 @@
 /**
- * What an episode has shown so far, as the rules read it (facts-guards §1.3), kept up to
+ * What an episode has shown so far, as the rules read it, kept up to
  * date one event at a time: a decision at a session's 10,000th call costs what it costs at
  * its 10th, since nothing here is rebuilt from the history, and no question a rule asks
  * walks it.
@@ -13,8 +13,9 @@
  * - the successful writes (a known call whose tool is not `get_`/`find_`/`list_`/`search_`
  *   nor `calculate`), as far as a rule needs them: which orders had their items changed.
  *
- * The original rebuilds these from the whole episode before every call; these are the
- * same facts, with indexes kept alongside so that rules never iterate what grows.
+ * Rebuilding these from the whole episode before every call would be simplest, but would
+ * make each decision cost more as a session grows; these are the same facts, with indexes
+ * kept alongside so that rules never iterate what grows.
  */
 import { field, isObject, type Json, type JsonObject } from "../trace/json.js";
 import type { EpisodeEvent, ToolCall, ToolResultEvent } from "../trace/episode-types.js";
@@ -61,7 +62,7 @@ export const ITEM_CHANGES: readonly string[] = ["modify_pending_order_items", "e
 
 const READ_PREFIXES = ["get_", "find_", "list_", "search_"];
 
-/** Whether a successful call of `tool` counts as a write (§1.3). */
+/** Whether a successful call of `tool` counts as a write: τ²-bench's reads are named `get_`, `find_`, `list_`, `search_`. */
 export function isWriteTool(tool: string): boolean {
   return tool !== "calculate" && !READ_PREFIXES.some((p) => tool.startsWith(p));
 }

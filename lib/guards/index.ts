@@ -1,5 +1,5 @@
 /**
- * Policy guards (facts-guards §1): τ²-bench's retail and airline policies as rules a proxy
+ * Policy guards (docs/guards.md): τ²-bench's retail and airline policies as rules a proxy
  * checks before a write reaches the server, on facts kept one event at a time.
  *
  *     const g = guardsFor("retail");          // throws GuardsSetupError with the exact message

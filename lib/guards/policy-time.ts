@@ -1,10 +1,11 @@
 /**
- * Time as τ²-bench's airline policy tells it (facts-guards §1.5): it is always
+ * Time as τ²-bench's airline policy tells it: it is always
  * `2024-05-15T15:00:00`, and a booking made "within 24 hours" is one whose `created_at`
  * lies in [now − 24 h, now].
  *
- * Times are read the original's way, leniently: `YYYY-MM-DDTHH:MM[:SS]`, each part a
- * number as Rust parses one (integers for the date, decimals for the clock), seconds
+ * Times are read leniently, so a booking time written a little off still gets a decision
+ * (and the same one other implementations of these guards give): `YYYY-MM-DDTHH:MM[:SS]`,
+ * each part a number as Rust's `str::parse` reads one (integers for the date, decimals for the clock), seconds
  * optional and taken as 0 when they do not parse (`00Z`), anything after the parts it
  * needs ignored. No time zone: both sides are the policy's local time.
  */

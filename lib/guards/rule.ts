@@ -1,6 +1,6 @@
 /**
  * One rule of a domain's written policy, compiled into a check a proxy can run before a
- * write reaches the server (facts-guards §1.5). It reads only what the episode has shown
+ * write reaches the server (docs/guards.md lists them). It reads only what the episode has shown
  * (its {@link FactView}) and the call's arguments.
  */
 import { field, isObject, type Json, type JsonObject } from "../trace/json.js";
@@ -25,7 +25,7 @@ export interface Rule {
   readonly check: (facts: FactView, call: GuardedCall) => Verdict;
 }
 
-/** The call's argument `key` when it is a string (`arg`, §1.3). */
+/** The call's argument `key` when it is a string; anything else counts as not given. */
 export function arg(call: GuardedCall, key: string): string | undefined {
   const v = field(call.arguments, key);
   return typeof v === "string" ? v : undefined;

@@ -1,5 +1,5 @@
 /**
- * What one rule says about one call (facts-guards §1.1): it holds, it is broken (and why),
+ * What one rule says about one call: it holds, it is broken (and why),
  * or the episode has not shown what the rule needs (and what is missing). Only a failure
  * of an enforced rule refuses; an unknown never does.
  *

@@ -1,5 +1,5 @@
 /**
- * The word list of the `*.confirmed` rules (facts-guards §1.4): does the customer's last
+ * The word list of the `*.confirmed` rules: does the customer's last
  * message (already lowercased) say yes? A single word must be a whole word of the message
  * (`yesterday` is not `yes`, `confirmed.` is not `confirm`); a phrase must appear in the
  * message's words joined by single spaces (a plain substring test).

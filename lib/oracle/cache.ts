@@ -16,8 +16,10 @@ const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).d
 ) => string | undefined;
 
 /**
- * A request's cache key: lowercase hex SHA-256 of its canonical JSON (RFC 8785, spec
- * decision 2), so equal requests hash equally whatever order their keys were built in.
+ * A request's cache key: lowercase hex SHA-256 of its canonical JSON (RFC 8785), so equal
+ * requests hash equally whatever order their keys were built in, and a cache filled by one
+ * program (`learn`, the proxy, another implementation that canonicalizes the same way) is
+ * hit by the others.
  */
 export function requestKey(request: OracleRequest): string {
   const text = canonicalize(request);

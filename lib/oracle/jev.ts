@@ -54,7 +54,7 @@ export function jevBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * TypeSafe's Jev over HTTP (facts-flows §4.3): `POST {base}/v1/systemone` with
+ * TypeSafe's Jev over HTTP (docs/flows.md, "The System-One model"): `POST {base}/v1/systemone` with
  * `Authorization: Bearer <key>` and the request as its JSON body. Retries 429, 500, 502,
  * 503, 504, 529 and connect/timeout failures after 1, 2, 4, 8 s. Failure reasons:
  * - no key: the key's reason (e.g. `TYPESAFE_API_KEY is not set`), and nothing is sent;

@@ -38,7 +38,7 @@ export interface MadeOracle {
   /**
    * Something to say once on stderr at start-up (prefixed `stretto-proxy: `), e.g.
    * `the System-One model has no key: TYPESAFE_API_KEY is not set`. The oracle is built
-   * regardless; questions it cannot answer fail with the reason (spec decision 4).
+   * regardless; questions it cannot answer fail with the reason (see api-key.ts).
    */
   notice?: string;
 }

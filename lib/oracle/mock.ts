@@ -7,11 +7,14 @@ export interface MockSettings {
   noul: number;
 }
 
-/** What the proxy, `learn` and the original's tests use. */
+/**
+ * What the proxy and `learn` use. Fixed, so a flow learned with `--oracle mock` decides the
+ * same when served with it, and specs can state the figures it gives.
+ */
 export const MOCK_DEFAULTS: MockSettings = { confidence: 0.6, noul: 0.5 };
 
 /**
- * `--oracle mock` (facts-flows §4.6, the original's `MockOracle`): deterministic, never
+ * `--oracle mock` (docs/flows.md, "The System-One model"): deterministic, never
  * cached, asks no one.
  * - a yes/no question gets `noul`;
  * - a choice picks its first option in byte order (a Rust `BTreeMap`'s order) with

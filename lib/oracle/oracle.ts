@@ -1,5 +1,5 @@
 /**
- * The System-One model's interface (facts-flows §4.1–4.2): a request holds a state and
+ * The System-One model's interface (docs/flows.md, "The System-One model"): a request holds a state and
  * typed questions, the answer holds one typed answer per question. Three oracles implement
  * it (`jev`, `replay`, `mock`); the flow's arbiter and the confirmation judge both ask
  * through it, so they share one cache and its keys.
@@ -108,8 +108,9 @@ export function noul(response: OracleResponse, id: string): number | undefined {
 }
 
 /**
- * Reads a response the service (or the cache) holds, checking each answer's shape the way
- * the original's typed decoding does. Throws an `Error` saying what is wrong.
+ * Reads a response the service (or the cache) holds, checking each answer's shape as a typed
+ * decoder would: a cached or served answer of the wrong shape is refused rather than read
+ * as a wrong probability. Throws an `Error` saying what is wrong.
  */
 export function parseResponse(text: string): OracleResponse {
   const value: unknown = JSON.parse(text);

@@ -2,7 +2,7 @@ import { AnswerCache, requestKey } from "./cache.js";
 import { OracleError, type Oracle, type OracleKind, type OracleRequest, type OracleResponse } from "./oracle.js";
 
 /**
- * The cache in front of another oracle (`jev`), or alone (`replay`), facts-flows §4.5:
+ * The cache in front of another oracle (`jev`), or alone (`replay`):
  * a hit is returned as it is (the model id is not checked); a miss asks `inner`, stores
  * the answer and returns it, or, with no inner oracle, fails with
  * `replay cache miss for request <key>`.

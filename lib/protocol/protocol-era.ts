@@ -1,5 +1,6 @@
 /**
- * Protocol eras (spec/README decision 8, peers.md §6.4). MCP 2026-07-28 ("modern") has no
+ * Protocol eras (docs/http-upstream.md, "MCP 2026-07-28 and how the era is told"). MCP
+ * 2026-07-28 ("modern") has no
  * `initialize`, no session id and no GET stream: every request carries its protocol version
  * in `params._meta["io.modelcontextprotocol/protocolVersion"]`, and over HTTP every POST names
  * its method (`Mcp-Method`) and, for `tools/call`, `prompts/get` and `resources/read`, its

@@ -3,7 +3,7 @@ import type { Sender } from "../bus/frame.js";
 import { readsBack } from "../protocol/reads-back.js";
 
 /**
- * How a wire line is logged (facts-proxy-core §3.3): as `message`, its JSON text verbatim,
+ * How a wire line is logged (docs/session-log.md, "Entries"): as `message`, its JSON text verbatim,
  * when it is one JSON value that reads back; otherwise as `raw` text. The rules keep a
  * line from forging fields (`1,"raw":"x"`) and keep every log readable by strict readers.
  */

@@ -1,6 +1,6 @@
 import type { LogHeader } from "../trace/log-types.js";
 
-/** The first line of a session log: the writer makes version 2 (facts-proxy-core §3.2). */
+/** The first line of a session log: the writer makes version 2 (docs/session-log.md, "The header"). */
 export type { LogHeader };
 
 export interface HeaderFields {

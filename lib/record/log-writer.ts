@@ -25,7 +25,7 @@ export interface LogLine {
  * A session log on disk. Creating it is synchronous (the file exists, exclusively ours,
  * before the server starts, or nothing is left behind). The header line is written with
  * the first entries, so it can say which protocol era the session speaks once the host's
- * first request has told (decision 8); a session that logs nothing still gets its header
+ * first request has told (protocol-era.ts); a session that logs nothing still gets its header
  * when it finishes. Entries are formatted and written by a writer thread, so forwarding
  * never waits for the disk or for JSON parsing, and a crash loses at most the lines still
  * queued. A write failure stops recording, never the session.

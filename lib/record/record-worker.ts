@@ -35,7 +35,7 @@ function write(parts: Buffer[]): void {
   }
 }
 
-/** The header line, with the era the host's lines in this first batch settled (decision 8). */
+/** The header line, with the era the host's lines in this first batch settled (protocol-era.ts). */
 function headerLine(clientLines: Buffer[]): Buffer[] {
   if (!header) return [];
   const era = new EraDetector();

@@ -1,5 +1,5 @@
 /**
- * Best-effort credential redaction for the log header (the fact sheet's rules, extended):
+ * Best-effort credential redaction for the log header:
  * the server command and the upstream URL are recorded with every credential-looking value
  * replaced by `<redacted>`. The environment is never recorded; these rules cover what users
  * put on command lines. docs/secrets-and-upstream-options.md lists the forms.

@@ -1,5 +1,5 @@
 /**
- * A copy's header: the original's fields as the proxy writes them, in its order. Nothing
+ * A copy's header: the recorded log's fields as the proxy writes them, in its order. Nothing
  * in it is rewritten: the server command was redacted when it was recorded, and the host
  * session is what merges one host's logs across servers.
  */

@@ -2,7 +2,7 @@
  * Pseudonymized copies of recorded sessions (`stretto redact`): a value fewer than
  * `keepShared` sessions share, or one a named field holds, is replaced by a salted hash,
  * the same wherever it appears, so a flow learned from the copy is the one learned from
- * the originals. See docs/redact.md.
+ * the recorded logs. See docs/redact.md.
  */
 export { Census } from "./census.js";
 export { EntryWalk } from "./entry-walk.js";

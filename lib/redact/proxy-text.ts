@@ -6,8 +6,9 @@
  * a tool's text. The sentences around them are the proxy's own and are kept, so a reader
  * still knows a refusal or an appendix; what else a rule's reason says is running text.
  *
- * The wording is the proxy's (facts-guards §1.2, §3.4, §5); a spec checks it against what
- * the proxy records, so a change there shows here.
+ * The wording is the proxy's own (its refusals, commit reports and flow appendices; see
+ * docs/guards.md and docs/active-mode.md); a spec checks it against what the proxy
+ * records, so a change there shows here.
  */
 import { documentValues, jsonContainer, toolText } from "./json-values.js";
 import type { Visitor } from "./visitor.js";

@@ -1,5 +1,5 @@
 /**
- * A flow's arbiter in the terms a review uses (facts-ops §3, "Arbiter"): the names of its
+ * A flow's arbiter in the terms a review uses (docs/flow-review.md): the names of its
  * weights in feature order, their mean over the folds, and the System-One model's record.
  */
 import type { Flow, Predicate } from "../flow/ir/flow-types.js";

@@ -1,5 +1,5 @@
 /**
- * `stretto flow-diff` (facts-ops §3, "flow-diff"): what changed from one flow to the next,
+ * `stretto flow-diff` (docs/flow-review.md, "What needs review"): what changed from one flow to the next,
  * under the headings a review uses, and the changes a reviewer must look at — the flow runs
  * another program, or may call a tool, make a lookup, bind an argument from a source, pass a
  * constant, act at a site, or ask a model or a question it did not before. Everything else

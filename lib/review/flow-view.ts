@@ -1,5 +1,5 @@
 /**
- * A flow as a reviewer reads it, as data (facts-ops §3): how it decides, what it does after
+ * A flow as a reviewer reads it, as data (docs/flow-review.md): how it decides, what it does after
  * each call, and how its lookups' arguments are bound. `stretto flow-show` renders it as
  * Markdown and `stretto flow-diff` compares two of them, so the review and the diff cannot
  * disagree; a console can render the same data.

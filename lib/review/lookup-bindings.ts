@@ -1,6 +1,6 @@
 /**
- * How each lookup's arguments are bound, for review (facts-ops §3, "Bindings", "Sources by
- * site"): its required arguments, the source rules the binding trusts for each, whether it
+ * How each lookup's arguments are bound, for review (docs/flow-review.md, "Bindings"): its
+ * required arguments, the source rules the binding trusts for each, whether it
  * can bind them at all, and its chances. The rules, the site orders and the chances are the
  * binding's own (lib/flow/bind), read rather than recomputed.
  */

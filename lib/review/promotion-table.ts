@@ -1,5 +1,5 @@
 /**
- * A promotion as Markdown (facts-ops §3, "Promotion"): the bar each site had to meet, then
+ * A promotion as Markdown (docs/flows.md, "Promote a flow"): the bar each site had to meet, then
  * each scored site's record, by name.
  */
 import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";

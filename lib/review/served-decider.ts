@@ -1,5 +1,5 @@
 /**
- * How a flow decides when served without `--flow-decider` (facts-ops §0.1): with its
+ * How a flow decides when served without `--flow-decider` (docs/flows.md, "Serve a flow"): with its
  * arbiter if it has one, else with `reach` if it holds the reach counts, else with the
  * habit. A review weighs each site the way that decider would, but never asks a model: an
  * arbiter flow is reviewed with the habit alone.

@@ -1,5 +1,5 @@
 /**
- * `stretto flow-show`'s Markdown (facts-ops §3, "flow-show layout"): one flow as a reviewer
+ * `stretto flow-show`'s Markdown (docs/flow-review.md has an example): one flow as a reviewer
  * reads it, section by section, the optional ones only when the flow holds what they show.
  */
 import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";

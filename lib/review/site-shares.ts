@@ -1,5 +1,5 @@
 /**
- * What followed a call in training, as shares (facts-ops §3, "next shares"): of the habit's
+ * What followed a call in training, as shares: of the habit's
  * steps right after a call to a tool that failed or not, each action's share (`respond` is a
  * message to the customer); and, for a flow served with `reach`, of the reach counts there,
  * how often each action came before the agent's next write.

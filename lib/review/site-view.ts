@@ -1,5 +1,5 @@
 /**
- * A flow's sites as a reviewer reads them (facts-ops §3, "Sites"): after each call training
+ * A flow's sites as a reviewer reads them (docs/flow-review.md, "What a site's verdict means"): after each call training
  * showed, the lookups the flow may make, what the agent did next, and what the flow does
  * there at the threshold it is served with. The likeliest lookup's probability is its
  * weighed share times its binding chance, pooled over training, so a live decision near the
@@ -69,7 +69,7 @@ export interface SiteView {
   verdict: string;
 }
 
-/** The chance of binding `tool`'s arguments as a review weighs it (facts-ops §3). */
+/** The chance of binding `tool`'s arguments as a review weighs it (pooled over mention classes). */
 export function reviewChance(flow: Flow, tool: string, bound: ReadonlyMap<string, LookupBindingView>): number | undefined {
   const b = bound.get(tool);
   if (b !== undefined) return b.bindable ? b.chances.pooled : undefined;

@@ -1,4 +1,4 @@
-/** Whether a flow runs the standard program (facts-flows §1.5), however its file spelled it. */
+/** Whether a flow runs the standard program (standard-program.ts), however its file spelled it. */
 import { standardProgram } from "../flow/program/standard-program.js";
 import type { Program } from "../flow/program/program-types.js";
 

@@ -1,4 +1,4 @@
-/** A surprise gate in words (facts-ops §6), as `flow-show`, `flow-diff` and `learn` say it. */
+/** A surprise gate in words, as `flow-show`, `flow-diff` and `learn` say it (one wording, so they agree). */
 import { fixed2, rustDisplay } from "../flow/decide/rust-format.js";
 import type { SurpriseGate } from "../flow/ir/flow-types.js";
 

@@ -1,4 +1,4 @@
-import { CHECKED, PARSED, frame as newFrame, type Frame } from "../frame.js";
+import { CHECKED, ON_HANDLED, PARSED, frame as newFrame, type Frame } from "../frame.js";
 import { checkLine, type WireMessage } from "../../protocol/line-check.js";
 import { toolResultLine } from "../../protocol/compose.js";
 import { mayHoldText } from "../../trace/json.js";
@@ -99,7 +99,11 @@ export function line(message: unknown): Buffer {
   return Buffer.from(`${JSON.stringify(message)}\n`);
 }
 
-/** A `tools/call` result in the natural key order (decision 2). */
+/**
+ * A `tools/call` result with its keys in their natural order (`jsonrpc`, `id`, `result`;
+ * `content`, `isError`), the order servers write them in, not sorted: a line the proxy makes
+ * reads like the server's own in the log. JSON readers do not depend on key order.
+ */
 export function toolResult(id: RpcId, text: string, isError: boolean): Buffer {
   return line({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError } });
 }
@@ -123,8 +127,13 @@ export function messagesOf(f: Frame): readonly WireMessage[] | undefined {
 export function keepMessages(f: Frame, messages: readonly WireMessage[], keep: (m: WireMessage) => boolean): Frame[] {
   const kept = messages.filter(keep);
   if (kept.length === messages.length) return [f];
-  if (kept.length === 0) return [];
-  return [newFrame("proxy", f.tMs, Buffer.from(`[${kept.map((m) => m.text).join(",")}]\n`))];
+  if (kept.length === 0) {
+    f[ON_HANDLED]?.("withheld");
+    return [];
+  }
+  const part = newFrame("proxy", f.tMs, Buffer.from(`[${kept.map((m) => m.text).join(",")}]\n`));
+  part[ON_HANDLED] = f[ON_HANDLED];
+  return [part];
 }
 
 /** A `tools/call` result answering `m`, with its id exactly as the host wrote it. */

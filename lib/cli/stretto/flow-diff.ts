@@ -1,6 +1,6 @@
 /**
  * `stretto flow-diff [--tolerance X] [--threshold P] [--out FILE] OLD NEW`: what changed
- * between two flows (facts-ops §3), in Markdown. Exit 0 when nothing needs review, 1 when
+ * between two flows (docs/flow-review.md), in Markdown. Exit 0 when nothing needs review, 1 when
  * something does (the Markdown is printed all the same), 2 on any error.
  */
 import { diffFlows } from "../../review/diff-flows.js";

@@ -1,6 +1,6 @@
 /**
  * `stretto flow-show [--threshold P] [--out FILE] FILE`: a flow as a reviewer reads it
- * (facts-ops §3), in Markdown. Exit 0, or 1 when the flow cannot be read or the report
+ * (docs/flow-review.md), in Markdown. Exit 0, or 1 when the flow cannot be read or the report
  * cannot be written.
  */
 import { showFlow } from "../../review/show-flow.js";

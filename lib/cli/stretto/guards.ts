@@ -1,6 +1,6 @@
 /**
  * `stretto guards --sessions DIR --domain D [--tau2-results FILE] [--json FILE] [--out FILE]`
- * (facts-guards §6.1): the policy guards against recorded sessions. Every call of every
+ * (docs/guards.md, "Testing the rules offline"): the policy guards against recorded sessions. Every call of every
  * episode is checked against what came before its turn, as `stretto-proxy --guards`
  * checks it, and counted by rule and verdict: writes the tool accepted in successful
  * episodes, in failed ones, and writes the tool refused. A log does not know whether its

@@ -1,7 +1,7 @@
 /**
  * `stretto redact --sessions DIR --out DIR [--salt-env VAR] [--keep-shared N] [--hash-field NAME]...`
- * (facts-guards §6.3): a pseudonymized copy of recorded sessions, to share or to learn from
- * elsewhere. The originals are only read: --out must be a folder of its own.
+ * (docs/redact.md): a pseudonymized copy of recorded sessions, to share or to learn from
+ * elsewhere. The recorded logs are only read: --out must be a folder of its own.
  */
 import { readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -109,7 +109,7 @@ function wholeNumber(text: string | undefined, usage: string): number {
 
 /**
  * Why `out` cannot take the copies, if it cannot: it is the sessions' folder, or inside it
- * (copies beside the originals would be shared, or deleted, with them). Links are followed,
+ * (copies beside the recorded logs would be shared, or deleted, with them). Links are followed,
  * and a part of `out` not made yet is placed where it will be made.
  */
 function outApart(sessions: string, out: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * A τ²-bench results file (facts-tau2 §3.1–3.2) read as Episodes: each simulation's
+ * A τ²-bench results file (its `simulations`, or the "dir" format) read as Episodes: each simulation's
  * messages in order, a user message as a user event, an assistant message as a turn (its
  * tool calls, or its text), a tool message as the result of the call with its id. Files
  * of the "dir" format (voice runs, `ticks` instead of `messages`) give episodes without

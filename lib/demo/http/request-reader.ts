@@ -36,8 +36,10 @@ interface Head {
 }
 
 /**
- * Reads one request off a connection, as forgivingly as the original's fixture server
- * (facts-proxy-core §6.5), which node:http is not: the request line, then header lines
+ * Reads one request off a connection forgivingly (docs/demo-server.md, "Over Streamable
+ * HTTP"), which node:http is not, so the demo answers a sloppy client the way other builds
+ * of the demo do and a client's tests give the same result against either: the request
+ * line, then header lines
  * (split on `\n`) until a blank line or the end of input, lines without `:` skipped; then
  * `content-length` bytes of body (missing or unreadable → 0). A head cut off by the end of
  * input is read as far as it goes; a body cut short drops the connection.

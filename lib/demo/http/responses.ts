@@ -1,7 +1,11 @@
 import { sortedJson } from "../../util/sorted-json.js";
 import type { JsonObject } from "../json.js";
 
-/** A whole response with a body: the head exactly as the original writes it. */
+/**
+ * A whole response with a body. The head is written out by hand, byte for byte the same on
+ * every response (`Content-Length`, `Connection: close`, then the extra headers), so a
+ * client under test always sees the same bytes.
+ */
 export function response(status: string, headers: Array<[string, string]>, body = ""): Buffer {
   const bytes = Buffer.from(body, "utf8");
   let head = `HTTP/1.1 ${status}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n`;

@@ -20,13 +20,13 @@ export interface HttpDemoOptions {
 }
 
 /**
- * The demo over Streamable HTTP at `/mcp` (facts-proxy-core §6.5): a strict server for
+ * The demo over Streamable HTTP at `/mcp` (docs/demo-server.md): a strict server for
  * testing clients. One request per connection, `Connection: close` on every response.
  * Every message after `initialize` must name its live session and the version agreed;
  * a tool call is answered on an event stream with a log message first; a GET stream sends
  * one message of the server's own and stays open until its session is deleted.
  *
- * Built on node:net rather than node:http because the fact sheet's head parsing (header
+ * Built on node:net rather than node:http because the demo's documented head parsing (header
  * lines without a colon skipped, a head cut off by the end of input still answered, a short
  * body dropped without a reply) is more forgiving than node:http's parser allows.
  */
@@ -169,7 +169,10 @@ function untilDeleted(socket: Socket, sessions: Sessions, id: string): Promise<v
   });
 }
 
-/** Sends the last bytes, then closes the connection entirely, as the original drops it. */
+/**
+ * Sends the last bytes, then closes the connection entirely (no half-open socket), so a
+ * client sees the end of the response as the end of the connection.
+ */
 function close(socket: Socket, last?: Buffer): void {
   if (socket.destroyed) return;
   const destroy = () => socket.destroy();

@@ -1,5 +1,6 @@
 /**
- * τ²-bench airline's policy as guards (facts-guards §1.5), in the original's order. The
+ * τ²-bench airline's policy as guards (docs/guards.md, "Airline"), in a fixed order: a refusal
+ * cites the rules it broke in this order, so the order is part of the text agents and logs see. The
  * policy's clock is fixed at 2024-05-15T15:00:00. Every rule is enforced except
  * `airline.confirmed`, which is only logged.
  */

@@ -1,5 +1,6 @@
 /**
- * τ²-bench retail's policy as guards (facts-guards §1.5), in the original's order. Every
+ * τ²-bench retail's policy as guards (docs/guards.md, "Retail"), in a fixed order: a refusal
+ * cites the rules it broke in this order, so the order is part of the text agents and logs see. Every
  * rule is enforced except `retail.confirmed`, whose word list cannot tell a confirmation
  * from a request: it is only logged.
  */

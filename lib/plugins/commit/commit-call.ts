@@ -25,7 +25,7 @@ export function callLabel(c: InnerCall): string {
   return `${c.name} ${JSON.stringify(c.arguments)}`;
 }
 
-/** What one answer says: the text an agent would read, and whether it failed (§3.3). */
+/** What one answer says: the text an agent would read, and whether it failed (a JSON-RPC error or `isError`). */
 export function answerText(response: { result?: unknown; error?: unknown }): { text: string; failed: boolean } {
   const error = response.error as { message?: unknown } | null | undefined;
   if (error !== undefined && error !== null) {

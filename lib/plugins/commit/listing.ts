@@ -1,4 +1,7 @@
-/** The `stretto_commit` tool as the host lists it (facts-guards §3.1, exact). */
+/**
+ * The `stretto_commit` tool as the host lists it. The wording is exact and fixed: agents are
+ * prompted by it, and sessions recorded with it stay comparable.
+ */
 export const COMMIT_TOOL_NAME = "stretto_commit";
 
 export const COMMIT_TOOL = {
@@ -27,7 +30,7 @@ export const COMMIT_TOOL = {
 };
 
 /**
- * Our sentence for the server's `instructions` (decision 6): hosts such as Claude Code put
+ * Our sentence for the server's `instructions` (docs/active-mode.md): hosts such as Claude Code put
  * those in the system prompt, which is where an agent learns a tool is meant for this.
  */
 export const COMMIT_INSTRUCTIONS =

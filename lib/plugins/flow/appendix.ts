@@ -1,5 +1,5 @@
 /**
- * What the agent sees of a flow's lookups (facts-flows §2.9): each lookup's text, and the
+ * What the agent sees of a flow's lookups: each lookup's text, and the
  * appendix pushed onto the agent's own result as one more text item, in the pilot's format.
  */
 import { messageLine, type RpcResponse } from "../index.js";
@@ -53,8 +53,9 @@ export function appendixText(looked: readonly Looked[]): string {
 
 /**
  * The agent's response with the appendix pushed onto `result.content` (set to `[item]`
- * when missing or not an array), re-serialized in the server's own key order (decision 2:
- * the proxy never reorders), plus `\n`. The message is copied, never changed. Undefined when the response has no object `result`.
+ * when missing or not an array), re-serialized in the server's own key order (the proxy
+ * never reorders what a server sent, so the agent reads the server's answer as it was),
+ * plus `\n`. The message is copied, never changed. Undefined when the response has no object `result`.
  */
 export function withAppendix(message: unknown, looked: readonly Looked[], idText?: string): Buffer | undefined {
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;

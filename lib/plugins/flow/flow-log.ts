@@ -1,5 +1,5 @@
 /**
- * The flow log (facts-flows §3): one JSON line per decision, then one per run, appended.
+ * The flow log (docs/flows.md, "Serve a flow"): one JSON line per decision, then one per run, appended.
  * A log that cannot be opened is skipped: the flow still runs, and stderr says why once.
  * It is created 0600 and never written through a symlink planted at its path.
  */

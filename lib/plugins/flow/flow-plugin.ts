@@ -1,10 +1,9 @@
 import { CONVERSATION, type Frame, frame, idKey, jsonOf, mayHold, messagesOf, type OwnAnswer, type Plugin, type PluginContext, type PluginFactory, requestOf, responseOf, type RpcId, type RpcResponse } from "../index.js";
 /**
- * `--flow`: serves a flow behind the agent's calls (facts-flows §2.1–2.4, §2.7, §2.9–2.11,
- * §3). When the server answers one of the agent's `tools/call`s, the plugin holds the
+ * `--flow`: serves a flow behind the agent's calls (docs/flows.md, "Serve a flow"). When the server answers one of the agent's `tools/call`s, the plugin holds the
  * answer and runs the flow's program live: each decision comes from the decider, each
  * lookup is the proxy's own request (`stretto-<n>`), and when the flow hands back the agent
- * gets its own result with the lookups appended (or the original bytes when none was made).
+ * gets its own result with the lookups appended (or the server's bytes unchanged when none was made).
  * One flow runs at a time: an answer that arrives meanwhile goes on unchanged.
  */
 import { EMPTY, from, mergeMap, type Observable, of, tap } from "../rx.js";
@@ -18,7 +17,7 @@ import type { Flow } from "../../flow/ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
 import { ServedServer } from "./served-server.js";
 
-/** The caps' defaults (§2.11). */
+/** The caps' defaults (the options table in docs/flows.md, "Serve a flow"). */
 export const PER_CALL = 8;
 export const PER_SESSION = 40;
 export const MAX_QUESTIONS = 300;
@@ -44,7 +43,7 @@ export interface FlowSettings {
   flowTools?: readonly string[];
   /** `--task-id`; defaults to the session id. */
   taskId?: string;
-  /** `--server-name`: this server's name in a flow learned across servers (§2.8). */
+  /** `--server-name`: this server's name in a flow learned across servers (served-server.ts). */
   serverName?: string;
   /** `--flow-explore` and `--flow-explore-seed`. */
   explore?: ExploreSettings;
@@ -123,7 +122,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         }),
       );
 
-    /** `flow_may_follow` (§2.1 step 4). */
+    /** Whether a flow may run after this answer: a result (no error), no run going, the server still there, the session's caps not reached. */
     const mayFollow = (res: RpcResponse): boolean =>
       program !== undefined &&
       res.result !== undefined &&

@@ -1,5 +1,5 @@
 /**
- * Which server a flow is served for (facts-flows §2.8). A flow learned across servers names
+ * Which server a flow is served for (docs/flows.md, "Serve a flow"). A flow learned across servers names
  * its tools `server::tool`; each proxy serves it for its own server, named by
  * `--server-name`, else `--domain`, else the `serverInfo.name` of the server's answers. The
  * session is read under that name, and the server is asked by each tool's own name. A flow

@@ -1,5 +1,6 @@
 /**
- * What the host and stderr are told when the HTTP server fails it (facts-proxy-core §4.3).
+ * What the host and stderr are told when the HTTP server fails it (docs/http-upstream.md,
+ * "Errors the host can get").
  * The host always gets a JSON-RPC error for a request, so it never waits forever; stderr
  * gets the proxy's own account (the caller prefixes `stretto-proxy: `).
  */
@@ -24,7 +25,7 @@ export const stderrText = {
 };
 
 /**
- * The proxy's own error answer, in natural key order (decision 2):
+ * The proxy's own error answer, keys in their natural order (as servers write them, not sorted):
  * `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"stretto-proxy: …"}}` and `\n`.
  * `idJson` is the request's id as JSON text.
  */

@@ -1,8 +1,9 @@
 /**
  * How a piece of the server's answer (a JSON body, an event's data) becomes one line for the
- * host. Decision 2: the server's JSON text is handed over as sent, only the line breaks in it
+ * host. The server's JSON text is handed over as sent (the proxy never rewrites a server's
+ * answer), only the line breaks in it
  * removed (JSON allows whitespace there and nowhere else, so nothing else changes); text that
- * is not JSON has each line break turned into a space (facts-proxy-core §4.3: `not JSON`).
+ * is not JSON has each line break turned into a space (it still reaches the host as one line).
  * Surrounding whitespace is trimmed, an empty piece sends nothing, and a `\n` ends the line.
  */
 const NL = Buffer.from("\n");

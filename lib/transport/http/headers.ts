@@ -33,12 +33,12 @@ export function reservedHeader(name: string): string | undefined {
 }
 
 /**
- * `--upstream-header NAME=VAR`, each resolved from the environment at start (facts-proxy-core
- * §1.2): split at the first `=`; a missing `=` or an unset variable is the proxy's own failure
+ * `--upstream-header NAME=VAR`, each resolved from the environment at start
+ * (docs/secrets-and-upstream-options.md): split at the first `=`; a missing `=` or an unset variable is the proxy's own failure
  * (exit 125) and names the variable. A variable set to the empty string is accepted. The
  * values are only ever sent, never logged.
  *
- * Beyond the fact sheet: a name that cannot be an HTTP header, a header the proxy sets itself
+ * Also: a name that cannot be an HTTP header, a header the proxy sets itself
  * (`reservedHeader`; the command line refuses those first, as a usage error), or a value
  * holding a line break or another control character is refused here too, rather than
  * failing every request later.

@@ -30,7 +30,7 @@ const MAX_QUEUED = 4096;
 const DELETE_TIMEOUT_MS = 5_000;
 
 /**
- * The server as a Streamable HTTP endpoint (facts-proxy-core §4, 2025-06-18 and 2025-11-25,
+ * The server as a Streamable HTTP endpoint (docs/http-upstream.md; MCP 2025-06-18 and 2025-11-25,
  * and MCP 2026-07-28), behind the same `ServerTransport` as a child process: the host's lines
  * go in through `input`, the server's messages come out of `output` as lines, so recording
  * and everything above it work unchanged.

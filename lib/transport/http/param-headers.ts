@@ -19,7 +19,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * A tool whose annotations break the rules (an empty or non-token name, a duplicate, an
  * annotation off a plain `properties` chain) is learned without any: the spec says a client
  * excludes such a tool from the listing, which would mean rewriting the server's answer
- * (decision 2), so the proxy only declines to mirror for it.
+ * (the proxy never rewrites what a server sent), so the proxy only declines to mirror for it.
  */
 export class ParamHeaders {
   private readonly byTool = new Map<string, Mirrored[]>();

@@ -1,11 +1,12 @@
 import { createParser, type EventSourceParser } from "eventsource-parser";
 
 /**
- * An event stream read as it arrives (facts-proxy-core §4.5), on `eventsource-parser`:
+ * An event stream read as it arrives, on `eventsource-parser`:
  * comments and unknown fields are skipped, `data` lines of one event are joined with `\n`,
  * and the event id sticks to later events until another one is given (it is what a
  * reconnection sends as `Last-Event-ID`). `retry` is kept for the caller to honour. At the
- * end of the stream whatever data is left is dispatched too, as the original does.
+ * end of the stream whatever data is left is dispatched too, so a server that closes the
+ * stream without a final blank line does not lose its last message.
  */
 export class SseReader {
   /** The last event id seen on this stream, if any. */
