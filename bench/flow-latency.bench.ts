@@ -1,6 +1,6 @@
 /**
- * The latency a flow adds to the agent's call beyond its own lookups (issue 6; target
- * p99 ≤ 2 ms on a 1,000-call session), with the habit and the reach decider.
+ * The latency a flow adds to the agent's call beyond its own lookups (docs/benchmarks.md,
+ * "Flows"; target p99 ≤ 2 ms on a 1,000-call session), with the habit and the reach decider.
  *
  * In-process, so whole-millisecond clocks and process noise do not swamp a 2 ms target: the
  * real flow plugin, the real `SessionLog` keeping the session's Episode, and the retail

@@ -1,5 +1,5 @@
 /**
- * The HTTP upstream benchmark (issue 4, "Benchmark"): what `stretto-proxy --upstream` costs a
+ * The HTTP upstream benchmark (docs/benchmarks.md, "HTTP upstream"): what `stretto-proxy --upstream` costs a
  * host talking to a Streamable HTTP server, against the floor measured in the same run.
  *
  * The server is a fast loopback echo server in a process of its own

@@ -1,5 +1,5 @@
 /**
- * The stdio benchmark (issue 2, "Benchmark"; peers.md §3): what stretto-proxy costs a host
+ * The stdio benchmark (docs/benchmarks.md): what stretto-proxy costs a host
  * talking to a stdio MCP server, measured against a bare Node relay in the same run.
  *
  * Configurations: direct (host ↔ echo server), bare relay (the floor), stretto-proxy, and
