@@ -122,7 +122,11 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         }),
       );
 
-    /** Whether a flow may run after this answer: a result (no error), no run going, the server still there, the session's caps not reached. */
+    /**
+     * Whether a flow may run after this answer: a `result` (an `isError` one too, as a failed
+     * call; a JSON-RPC error never), no run going, the server still there, the session's caps
+     * not reached.
+     */
     const mayFollow = (res: RpcResponse): boolean =>
       program !== undefined &&
       res.result !== undefined &&
