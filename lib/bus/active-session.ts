@@ -7,7 +7,7 @@ import { OwnRequests } from "./runtime/own-requests.js";
 import { SessionLog } from "./runtime/session-log.js";
 import { wholeLines } from "./runtime/whole-lines.js";
 import type { LogHeader } from "../trace/log-types.js";
-import { CHECKED, frame, type Frame } from "./frame.js";
+import { CHECKED, ON_HANDLED, REFUSAL, frame, type Frame, type Handled } from "./frame.js";
 import { BatchAnswers } from "./batch-answers.js";
 import { refuseUnreadable } from "./refuse-unreadable.js";
 import { checkLine } from "../protocol/line-check.js";
@@ -18,6 +18,13 @@ import { sessionBus, type SessionIo } from "./session.js";
 export interface ActiveSetup {
   plugins: PluginFactory[];
   header: LogHeader;
+  /** Told how each host line was handled (replay waits on it rather than on the clock). */
+  watch?: SessionWatch;
+}
+
+export interface SessionWatch {
+  /** Host line `line` (numbered from 1 in the order read) went on to the server, or was kept back. */
+  handled(line: number, how: Handled): void;
 }
 
 /**
@@ -33,7 +40,11 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   let serverOpen = true;
   const sendToClient = (bytes: Buffer) => bus.toClient.write(bytes);
 
-  const composed = (bytes: Buffer) => frame("proxy", io.clock.now(), bytes);
+  const composed = (bytes: Buffer, refusal = false) => {
+    const f = frame("proxy", io.clock.now(), bytes);
+    if (refusal) f[REFUSAL] = true;
+    return f;
+  };
   const services = new ServiceRegistry();
   const context: PluginContext = {
     clock: io.clock,
@@ -41,8 +52,8 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     session: setup.header.session,
     hostSession: setup.header.host_session,
     frames$: log.frames$,
-    toClient(bytes) {
-      log.add(composed(bytes));
+    toClient(bytes, kind) {
+      log.add(composed(bytes, kind === "refusal"));
       // An answer to part of a host batch waits for the rest: one batch, one answer.
       if (batches.pending && batches.fromProxy(bytes, sendToClient)) return;
       bus.toClient.write(bytes);
@@ -75,7 +86,10 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   // Guard mode fails closed: every host line is checked before anything acts on it, and
   // one that fails is logged as raw text (the log shows what was sent, not a reading of it).
   const failClosed = plugins.some((p) => p.judgesHostLines === true);
+  const watch = setup.watch;
+  let hostLines = 0;
   const seen = (f: Frame) => {
+    if (watch !== undefined && f.from === "client") f[ON_HANDLED] = onHandled(watch, ++hostLines);
     if (failClosed && f.from === "client") f[CHECKED] = checkLine(f.bytes);
     for (const p of plugins) p.sees?.(f);
     log.add(f, f[CHECKED]?.ok === false);
@@ -84,6 +98,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     const check = f[CHECKED];
     if (check === undefined || check.ok) return true;
     refuseUnreadable(check, context);
+    f[ON_HANDLED]?.("withheld");
     return false;
   });
   // Host batches are registered so their answers can be joined; a host request reusing an
@@ -144,7 +159,10 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     });
   });
   const clientSubscription = client$.subscribe({
-      next: (f) => bus.toServer.next(f),
+      next: (f) => {
+        bus.toServer.next(f);
+        f[ON_HANDLED]?.("forwarded");
+      },
       error: (e: unknown) => {
         io.report(`a plugin failed: ${e instanceof Error ? e.message : String(e)}`);
         serverOpen = false;
@@ -167,6 +185,16 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   log.end();
   await io.recorder?.finish();
   return status;
+}
+
+/** The callback a watched host line carries: it reports the first way the line was handled. */
+function onHandled(watch: SessionWatch, line: number): (how: Handled) => void {
+  let told = false;
+  return (how) => {
+    if (told) return;
+    told = true;
+    watch.handled(line, how);
+  };
 }
 
 function chain(source: Observable<Frame>, operators: Array<OperatorFunction<Frame, Frame> | undefined>): Observable<Frame> {

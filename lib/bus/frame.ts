@@ -13,6 +13,22 @@ export const PARSED: unique symbol = Symbol("parsed JSON");
 export const CHECKED: unique symbol = Symbol("line check");
 
 /**
+ * How the plugins handled a host line: it went on to the server, or they kept it back
+ * (answered it themselves, refused it, or took it over, as a commit does).
+ */
+export type Handled = "forwarded" | "withheld";
+
+/**
+ * Where a host line keeps the bus's callback for saying how it was handled, when someone
+ * watches (replay does). Frames made from it (`keepMessages`) carry the same callback, so
+ * the part of a batch that goes on reports for the line. Calls after the first are ignored.
+ */
+export const ON_HANDLED: unique symbol = Symbol("on handled");
+
+/** Where a line the proxy composed says it is a refusal (`toClient(bytes, "refusal")`). */
+export const REFUSAL: unique symbol = Symbol("refusal");
+
+/**
  * One line as read, or one piece of a line too long to hold whole.
  *
  * `bytes` are exactly what was read: a whole line ends with its `\n` (unless it is the last
@@ -31,9 +47,13 @@ export interface Frame {
   [PARSED]?: unknown;
   /** Filled by the bus before a judging plugin sees a host line. */
   [CHECKED]?: LineCheck;
+  /** Set by the bus on host lines when the session is watched. */
+  [ON_HANDLED]?: ((how: Handled) => void) | undefined;
+  /** True on a composed line that refuses something. */
+  [REFUSAL]?: boolean;
 }
 
 export function frame(from: Sender, tMs: number, bytes: Buffer, end = true): Frame {
   // The slot is there from the start, so every frame has one shape.
-  return { from, tMs, bytes, end, [PARSED]: undefined, [CHECKED]: undefined };
+  return { from, tMs, bytes, end, [PARSED]: undefined, [CHECKED]: undefined, [ON_HANDLED]: undefined, [REFUSAL]: undefined };
 }

@@ -1,4 +1,4 @@
-import type { Frame } from "../bus/frame.js";
+import { REFUSAL, type Frame } from "../bus/frame.js";
 import { isRequest, isResponse, jsonOf } from "../bus/runtime/json-rpc.js";
 
 /** One thing a plugin did in a replay, as `stretto replay` prints it (one JSON line each). */
@@ -8,8 +8,6 @@ export type ReplayAction =
   | { action: "rewrote"; id: unknown; method: string | null }
   | { action: "looked_up"; id: string; method: string; tool: string | null; arguments: unknown }
   | { action: "forwarded_part"; ids: unknown[] };
-
-const REFUSED = "Refused by the policy check";
 
 /**
  * Reads a line the proxy composed as what a plugin did. `requests` names the host's
@@ -33,7 +31,8 @@ export function actionOf(
     };
   }
   if (isProxyError(msg)) {
-    // An error the proxy answered with: a line or call it would not forward.
+    // An error the proxy answered with: a line or call it would not forward, so a refusal
+    // whether or not the plugin marked it one.
     const id = msg.id ?? null;
     return { action: "refused", id, tool: requests.get(JSON.stringify(id))?.tool ?? null, text: messageText(msg.error.message) };
   }
@@ -43,7 +42,7 @@ export function actionOf(
   const result = msg.result as { content?: Array<{ text?: unknown }>; isError?: unknown } | undefined;
   const text = (result?.content ?? []).map((c) => (typeof c?.text === "string" ? c.text : "")).join("\n");
   const tool = asked?.tool ?? null;
-  if (result?.isError === true && text.startsWith(REFUSED)) return { action: "refused", id: msg.id, tool, text };
+  if (f[REFUSAL] === true) return { action: "refused", id: msg.id, tool, text };
   return { action: "answered", id: msg.id, tool, text, isError: result?.isError === true };
 }
 

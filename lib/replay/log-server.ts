@@ -19,6 +19,10 @@ export class LogServer implements ServerTransport {
   private finish!: (s: ExitStatus) => void;
   /** Host request ids the server was sent in this replay. */
   private readonly received = new Set<string>();
+  /** Lines of the host's (not the proxy's own requests) the server has read. */
+  hostLines = 0;
+  /** Called after each line the server reads. */
+  onLine: () => void = () => {};
   /** Recorded own requests: id → `method params`, and every such key. */
   private readonly recordedAsk = new Map<string, string>();
   private readonly recordedKeys = new Set<string>();
@@ -33,6 +37,7 @@ export class LogServer implements ServerTransport {
       write: (chunk: Buffer, _enc, cb) => {
         for (const text of chunk.toString("utf8").split("\n")) if (text.trim() !== "") this.take(text);
         cb();
+        this.onLine();
       },
     });
   }
@@ -62,9 +67,13 @@ export class LogServer implements ServerTransport {
     try {
       msg = JSON.parse(text);
     } catch {
+      this.hostLines++;
       return;
     }
-    for (const m of Array.isArray(msg) ? msg : [msg]) {
+    const messages: unknown[] = Array.isArray(msg) ? msg : [msg];
+    const own = messages.length === 1 && isRequest(messages[0]) && typeof messages[0].id === "string" && messages[0].id.startsWith(OWN_ID_PREFIX);
+    if (!own) this.hostLines++;
+    for (const m of messages) {
       if (!isRequest(m)) continue;
       if (typeof m.id === "string" && m.id.startsWith(OWN_ID_PREFIX)) this.answerOwn(m.id, m.method, m.params);
       else this.received.add(idKey(m.id));

@@ -63,8 +63,11 @@ export interface PluginContext {
   readonly hostSession: string | undefined;
   /** Every line in log order: client, server, proxy and context entries, as recorded. */
   readonly frames$: Observable<Frame>;
-  /** Sends a line the proxy composed to the host (logged as a `proxy` entry). */
-  toClient(bytes: Buffer): void;
+  /**
+   * Sends a line the proxy composed to the host (logged as a `proxy` entry). Mark a line
+   * that refuses something `"refusal"`: `stretto replay` reports it as `refused`.
+   */
+  toClient(bytes: Buffer, kind?: "refusal"): void;
   /**
    * Sends the proxy's own request to the server with the next `stretto-<n>` id (one counter
    * per session, shared by every plugin) and resolves with its answer.

@@ -1,4 +1,4 @@
-import { CHECKED, PARSED, frame as newFrame, type Frame } from "../frame.js";
+import { CHECKED, ON_HANDLED, PARSED, frame as newFrame, type Frame } from "../frame.js";
 import { checkLine, type WireMessage } from "../../protocol/line-check.js";
 import { toolResultLine } from "../../protocol/compose.js";
 import { mayHoldText } from "../../trace/json.js";
@@ -127,8 +127,13 @@ export function messagesOf(f: Frame): readonly WireMessage[] | undefined {
 export function keepMessages(f: Frame, messages: readonly WireMessage[], keep: (m: WireMessage) => boolean): Frame[] {
   const kept = messages.filter(keep);
   if (kept.length === messages.length) return [f];
-  if (kept.length === 0) return [];
-  return [newFrame("proxy", f.tMs, Buffer.from(`[${kept.map((m) => m.text).join(",")}]\n`))];
+  if (kept.length === 0) {
+    f[ON_HANDLED]?.("withheld");
+    return [];
+  }
+  const part = newFrame("proxy", f.tMs, Buffer.from(`[${kept.map((m) => m.text).join(",")}]\n`));
+  part[ON_HANDLED] = f[ON_HANDLED];
+  return [part];
 }
 
 /** A `tools/call` result answering `m`, with its id exactly as the host wrote it. */

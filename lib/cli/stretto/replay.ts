@@ -7,8 +7,9 @@ import { builtinPlugins } from "../builtin-plugins.js";
 import { loadPlugin } from "../../bus/runtime/load.js";
 import { readLog } from "../../trace/index.js";
 import { replay } from "../../replay/replay.js";
+import { ReplayStuck } from "../../replay/progress.js";
 import { ProxyError } from "../../util/proxy-error.js";
-import { EXIT_OK, TextOut, UsageError, onePositional, say, type Command } from "./command.js";
+import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, onePositional, say, type Command } from "./command.js";
 import { FLOW_FLAG_OPTIONS, FLOW_VALUE_OPTIONS, flowValues } from "./replay-flow-options.js";
 
 export const replayCommand: Command = {
@@ -63,12 +64,21 @@ export const replayCommand: Command = {
     }
     const out = new TextOut(io.stdout);
     const lines: string[] = [];
-    await replay(log, {
-      plugins,
-      useLoggedContext: context === undefined,
-      onAction: (a) => lines.push(JSON.stringify(a)),
-      say: (m) => say(io, m),
-    });
+    try {
+      await replay(log, {
+        plugins,
+        useLoggedContext: context === undefined,
+        onAction: (a) => lines.push(JSON.stringify(a)),
+        say: (m) => say(io, m),
+      });
+    } catch (e) {
+      if (!(e instanceof ReplayStuck)) throw e;
+      // What the plugins did up to there is still printed, then why the replay stopped.
+      for (const l of lines) await out.write(`${l}\n`);
+      await out.flush();
+      say(io, `the replay stopped: ${e.message}`);
+      return EXIT_UNREADABLE;
+    }
     for (const l of lines) await out.write(`${l}\n`);
     await out.flush();
     return EXIT_OK;

@@ -46,14 +46,14 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       const d = check(name, args);
       if (!d.refused) return false;
       session.say(refusalNotice(name, d.reason!));
-      session.toClient(toolAnswer(m, d.text!, true));
+      session.toClient(toolAnswer(m, d.text!, true), "refusal");
       return true;
     };
     /** What the guards cannot read, they cannot let through. */
     const unjudged = (m: WireMessage, what: string): boolean => {
       const message = `stretto-proxy: ${what} cannot be checked by the policy guards, so it was not run`;
       session.say(`refused a call: ${what} cannot be checked`);
-      session.toClient(errorLine(m.idText, -32602, message));
+      session.toClient(errorLine(m.idText, -32602, message), "refusal");
       return true;
     };
 
