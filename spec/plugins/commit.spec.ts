@@ -1,66 +1,52 @@
 /**
- * stretto_commit on a fake session (facts-guards §7.2 items 12–16, 27, 28): the plugin is a
- * function of its session, so a test hands it one whose server answers as the test says.
+ * stretto_commit through the proxy's own active session (the plugin test kit): a scripted
+ * host sends the commit, and a scripted server answers the plugin's own requests.
  */
 import assert from "node:assert/strict";
-import { EMPTY, Subject, firstValueFrom, toArray } from "rxjs";
-import { frame, type Frame } from "../../lib/bus/frame.js";
-import type { OwnAnswer, PluginContext } from "../../lib/bus/runtime/api.js";
 import { answerText } from "../../lib/plugins/commit/commit-call.js";
-import { commitPlugin } from "../../lib/plugins/commit/commit-plugin.js";
-import { CALL_CHECK, type CallCheck } from "../../lib/plugins/index.js";
+import { commitPlugin, type CommitOptions } from "../../lib/plugins/commit/commit-plugin.js";
+import { CALL_CHECK, type CallCheck, type PluginFactory } from "../../lib/plugins/index.js";
+import { request, resultFor, runPlugins, SERVER_EXITS, toolCall, toolResultFor, type ServerMessage, type ServerReply } from "../../lib/testing/index.js";
 
-type Answer = (name: string, args: unknown) => OwnAnswer;
+type Call = { name: string; arguments: unknown };
+type Answer = { id: unknown; result: { content: Array<{ text: string }>; isError: boolean } };
 
-function fakeSession(answer: Answer, check?: CallCheck) {
-  const toClient: unknown[] = [];
-  const asked: Array<{ name: string; arguments: unknown }> = [];
-  const said: string[] = [];
-  const session = {
-    clock: { now: () => 0, startedUnixMs: 0 }, domain: "retail", session: "s", hostSession: undefined, frames$: EMPTY,
-    toClient: (b: Buffer) => toClient.push(JSON.parse(b.toString())),
-    request: async (_m: string, p: { name: string; arguments: unknown }) => {
-      asked.push(p);
-      return answer(p.name, p.arguments);
-    },
-    nextOwnId: () => "stretto-1", log() {}, episode: () => { throw new Error("unused"); },
-    provide() {}, service: (key: { name: string }) => (key.name === CALL_CHECK.name ? check : undefined),
-    say: (m: string) => said.push(m), serverOpen: () => true,
-  } as unknown as PluginContext;
-  return { session, toClient, asked, said };
+/** Provides the guards' check of a call, as `--guards` does. */
+const checking = (check: CallCheck): PluginFactory => (session) => {
+  session.provide(CALL_CHECK, check);
+  return { name: "check" };
+};
+
+async function runCommit(
+  answer: (name: string, m: ServerMessage) => ServerReply | undefined,
+  args: unknown,
+  options: { check?: CallCheck; commit?: CommitOptions } = {},
+) {
+  const r = await runPlugins({
+    plugins: [commitPlugin(options.commit), ...(options.check ? [checking(options.check)] : [])],
+    host: [toolCall(9, "stretto_commit", args as Record<string, unknown>)],
+    server: (m) => answer((m.params as Call).name, m),
+    domain: "retail",
+  });
+  const asked = (r.toServer as Array<{ id: string; params: Call }>).map((m) => m.params);
+  return { ...r, asked, result: r.toHost[0] as Answer };
 }
 
-const ok = (text: string): OwnAnswer => ({ kind: "answer", frame: frame("server", 0, Buffer.from("{}\n")), response: { id: "stretto-1", result: { content: [{ type: "text", text }] } } });
-const toolError = (text: string): OwnAnswer => ({ kind: "answer", frame: frame("server", 0, Buffer.from("{}\n")), response: { id: "stretto-1", result: { content: [{ type: "text", text }], isError: true } } });
-const line = (m: unknown) => frame("client", 0, Buffer.from(`${JSON.stringify(m)}\n`));
-const commitCall = (id: unknown, args: unknown) => line({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "stretto_commit", arguments: args } });
-
-async function runCommit(answer: Answer, args: unknown, check?: CallCheck) {
-  const fake = fakeSession(answer, check);
-  const plugin = await commitPlugin()(fake.session);
-  const input = new Subject<Frame>();
-  const out = firstValueFrom(input.pipe(plugin.client!, toArray()));
-  input.next(commitCall(9, args));
-  input.complete();
-  const passed = await out;
-  for (let i = 0; i < 20 && fake.toClient.length === 0; i++) await new Promise((r) => setImmediate(r));
-  return { ...fake, passed, result: fake.toClient[0] as { id: unknown; result: { content: Array<{ text: string }>; isError: boolean } } };
-}
-
-describe("stretto_commit (on a fake session)", () => {
+describe("stretto_commit (plugin test kit)", () => {
   it("makes its calls in order and reports each (item 12)", async () => {
-    const r = await runCommit((name) => ok(name === "find_user_id_by_email" ? "user_7" : '{"status":"pending"}'), {
+    const r = await runCommit((name, m) => toolResultFor(m, name === "find_user_id_by_email" ? "user_7" : '{"status":"pending"}'), {
       calls: [{ name: "get_order_details", arguments: { order_id: "#W7a" } }, { name: "find_user_id_by_email" }],
     });
-    assert.deepEqual(r.passed, [], "the commit call itself never goes to the server");
+    assert.deepEqual((r.toServer as Array<{ id: string }>).map((m) => m.id), ["stretto-1", "stretto-2"], "the commit call itself never goes to the server; its calls are the proxy's own requests");
     assert.deepEqual(r.asked.map((a) => a.name), ["get_order_details", "find_user_id_by_email"]);
+    assert.equal(r.toHost.length, 1, "the answers to the proxy's own requests never reach the host");
     assert.equal(r.result.id, 9);
     assert.equal(r.result.result.isError, false);
     assert.equal(r.result.result.content[0]!.text, 'get_order_details {"order_id":"#W7a"}:\n{"status":"pending"}\n\nfind_user_id_by_email {}:\nuser_7');
   });
 
   it("stops at a call that fails, and lists what it did not run (item 13)", async () => {
-    const r = await runCommit(() => toolError("Order not found"), {
+    const r = await runCommit((_name, m) => toolResultFor(m, "Order not found", true), {
       calls: [{ name: "get_order_details", arguments: { order_id: "#W7c" } }, { name: "find_user_id_by_email", arguments: {} }],
     });
     assert.equal(r.asked.length, 1);
@@ -76,7 +62,7 @@ describe("stretto_commit (on a fake session)", () => {
     ["arguments that are not an object", [{ name: "get_order_details", arguments: "#W7a" }]],
   ] as const) {
     it(`runs nothing when its calls are ${what} (item 14)`, async () => {
-      const r = await runCommit(() => ok(""), { calls });
+      const r = await runCommit((_name, m) => toolResultFor(m, ""), { calls });
       assert.equal(r.asked.length, 0);
       assert.equal(r.result.result.isError, true);
       assert.equal(r.result.result.content[0]!.text, 'stretto_commit takes {"calls": [{"name": tool, "arguments": {...}}, ...]}, one or more calls of the server\'s tools; nothing was run.');
@@ -85,19 +71,19 @@ describe("stretto_commit (on a fake session)", () => {
 
   it("stops where the guards refuse, and sends nothing more (item 15)", async () => {
     const check: CallCheck = (c) => (c.name === "cancel_pending_order" ? { refused: true, reason: "'x' is not an accepted reason (policy check retail.cancel_reason)" } : { refused: false });
-    const r = await runCommit(() => ok("fine"), {
+    const r = await runCommit((_name, m) => toolResultFor(m, "fine"), {
       calls: [{ name: "cancel_pending_order", arguments: { order_id: "#W7a", reason: "x" } }, { name: "get_order_details", arguments: { order_id: "#W7a" } }],
-    }, check);
+    }, { check });
     assert.equal(r.asked.length, 0);
     assert.equal(r.result.result.content[0]!.text, `cancel_pending_order {"order_id":"#W7a","reason":"x"} was refused by the policy check: 'x' is not an accepted reason (policy check retail.cancel_reason)\n\nget_order_details {"order_id":"#W7a"} was not run`);
   });
 
   it("reports a call the server never answers, and says so on stderr past its patience (item 16)", async () => {
-    const late = await runCommit(() => ({ kind: "no-answer", why: "patience" }), { calls: [{ name: "cancel_pending_order", arguments: { order_id: "#W7b" } }] });
+    const late = await runCommit(() => undefined, { calls: [{ name: "cancel_pending_order", arguments: { order_id: "#W7b" } }] }, { commit: { patienceMs: 500 } });
     assert.equal(late.result.result.content[0]!.text, 'cancel_pending_order {"order_id":"#W7b"} got no answer from the server');
     assert.equal(late.result.result.isError, true);
-    assert.deepEqual(late.said, ["no answer to cancel_pending_order within 60 s; going on without it"]);
-    const gone = await runCommit(() => ({ kind: "no-answer", why: "server-gone" }), { calls: [{ name: "get_order_details", arguments: {} }] });
+    assert.deepEqual(late.said, ["no answer to cancel_pending_order within 1 s; going on without it"]);
+    const gone = await runCommit(() => SERVER_EXITS, { calls: [{ name: "get_order_details", arguments: {} }] });
     assert.deepEqual(gone.said, [], "a server that is gone is not a patience problem");
   });
 
@@ -110,20 +96,17 @@ describe("stretto_commit (on a fake session)", () => {
   });
 
   it("lists itself after the server's tools, on the last page only; leaves other answers alone (item 28)", async () => {
-    const fake = fakeSession(() => ok(""));
-    const plugin = await commitPlugin()(fake.session);
-    const client = new Subject<Frame>();
-    const server = new Subject<Frame>();
-    const seen = firstValueFrom(server.pipe(plugin.server!, toArray()));
-    client.pipe(plugin.client!).subscribe();
-    for (const id of [1, 2, 3]) client.next(line({ jsonrpc: "2.0", id, method: "tools/list" }));
-    server.next(frame("server", 0, Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"lookup"}],"nextCursor":"p2"}}\n')));
-    server.next(frame("server", 0, Buffer.from('{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"lookup"}]}}\n')));
-    server.next(frame("server", 0, Buffer.from('{"jsonrpc":"2.0","id":3,"result":{"tools":"none"}}\n')));
-    server.complete();
-    const out = (await seen).map((f) => ({ from: f.from, msg: JSON.parse(f.bytes.toString()) as { result: { tools: unknown } } }));
-    assert.deepEqual(out.map((o) => o.from), ["server", "proxy", "server"]);
-    assert.deepEqual((out[1]!.msg.result.tools as Array<{ name: string }>).map((t) => t.name), ["lookup", "stretto_commit"]);
-    assert.equal(out[2]!.msg.result.tools, "none");
+    const pages: Record<number, unknown> = { 1: { tools: [{ name: "lookup" }], nextCursor: "p2" }, 2: { tools: [{ name: "lookup" }] }, 3: { tools: "none" } };
+    const r = await runPlugins({
+      plugins: [commitPlugin()],
+      host: [request(1, "tools/list"), request(2, "tools/list"), request(3, "tools/list")],
+      server: (m) => resultFor(m, pages[m.id as number]),
+    });
+    const answers = r.log.filter((e) => e.from !== "client");
+    assert.deepEqual(answers.map((e) => e.from), ["server", "server", "proxy", "server"], "the last page is logged as the server sent it, then as the proxy rewrote it");
+    const tools = r.toHost.map((l) => (l as { result: { tools: unknown } }).result.tools);
+    assert.deepEqual((tools[0] as Array<{ name: string }>).map((t) => t.name), ["lookup"]);
+    assert.deepEqual((tools[1] as Array<{ name: string }>).map((t) => t.name), ["lookup", "stretto_commit"]);
+    assert.equal(tools[2], "none");
   });
 });
