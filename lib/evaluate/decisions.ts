@@ -5,7 +5,7 @@
  * a detour, and the LLM turns it would have saved. Every line is checked against the schema;
  * a problem names the file and the line.
  */
-import { readFile } from "node:fs/promises";
+import { textLines } from "../util/text-lines.js";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { Policy } from "../flow/decide/types.js";
 import { osErrorText } from "../util/os-errors.js";
@@ -115,17 +115,18 @@ export function parseDecision(text: string, where: string): LoggedDecision | und
 
 /** Every decision in a file, in order. */
 export async function readDecisions(path: string): Promise<LoggedDecision[]> {
-  let text: string;
+  const out: LoggedDecision[] = [];
+  let n = 0;
   try {
-    text = await readFile(path, "utf8");
+    for await (const line of textLines(path)) {
+      n++;
+      if (line.trim() === "") continue;
+      const d = parseDecision(line, `${path}:${n}`);
+      if (d !== undefined) out.push(d);
+    }
   } catch (e) {
+    if (e instanceof EvaluateError) throw e;
     throw new EvaluateError(`reading ${path}: ${osErrorText(e)}`);
   }
-  const out: LoggedDecision[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    const d = parseDecision(line, `${path}:${i + 1}`);
-    if (d !== undefined) out.push(d);
-  });
   return out;
 }

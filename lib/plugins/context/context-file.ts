@@ -7,7 +7,9 @@ import { osErrorText } from "../../util/os-errors.js";
  * so this is how guards, the judge and flows learn what the customer said.
  *
  * Read on demand, never polled: each read opens the file, starts at the byte offset already
- * taken, and takes whole lines only (a partial last line waits for the next read). The
+ * taken, and takes whole lines only (a partial last line waits for the next read). It is
+ * read synchronously, just before a guard check or a decision that must see it, which is
+ * why this is not a split2 stream like the proxy's other text JSONL readers. The
  * offset is never reset, so a rewritten file is read on from where it was. A missing file,
  * a directory, or any read error yields nothing (the proxy says so once at start, see
  * `contextFileNotice`).
