@@ -173,7 +173,7 @@ export async function runPlugins(options: RunPluginsOptions): Promise<PluginRun>
         return ids.every((id) => got.has(id)) || got.has("null");
       };
       try {
-        await until(answered, `no answer to the host's request ${describe(value)} came (answer it in the server script, or set onNoAnswer: "go-on" or sequential: false)`);
+        await until(answered, `no answer to the host's request ${requestsText(value)} came (answer it in the server script, or set onNoAnswer: "go-on" or sequential: false)`);
       } catch (e) {
         if (!(e instanceof KitTimeout) || options.onNoAnswer !== "go-on") throw e;
       }
@@ -198,7 +198,8 @@ export async function runPlugins(options: RunPluginsOptions): Promise<PluginRun>
   return { ...sofar(), episode: context.episode() };
 }
 
-function describe(value: SeenLine): string {
+/** The requests of a host line, for a message: `1 (tools/call get_order_details)`. */
+function requestsText(value: SeenLine): string {
   const messages = (Array.isArray(value) ? value : [value]) as Array<{ id?: unknown; method?: unknown; params?: { name?: unknown } }>;
   return messages
     .filter((m) => typeof m?.method === "string" && m.id !== undefined)

@@ -9,6 +9,9 @@ import {
   type ServerMessage,
 } from "../../lib/testing/index.js";
 import { map } from "../../lib/plugins/rx.js";
+import { commitPlugin } from "../../lib/plugins/commit/commit-plugin.js";
+import { COMMIT_TOOL } from "../../lib/plugins/commit/listing.js";
+import { stubContext } from "../../lib/testing/index.js";
 
 const echo = (m: ServerMessage) => (m.id === undefined ? undefined : resultFor(m, { echo: m.method }));
 
@@ -126,6 +129,20 @@ describe("the plugin test kit (stretto-proxy/testing)", () => {
         expectLines(out).toBe("a---c|", { a: request(1, "a"), c: "raw" });
         expectFrames(source.pipe(map((f) => f))).toBe("a-b-c|", { a: { from: "client", line: request(1, "a") }, b: { from: "client", line: notification("drop me") }, c: { from: "client", line: "raw" } });
       });
+    });
+
+    it("tests a plugin's operators on a stub session: a line it rewrites comes out from the proxy", async () => {
+      const { context, toHost, said } = stubContext({ domain: "retail" });
+      const plugin = await commitPlugin()(context);
+      testOperator(({ host, server, expectLines, expectFrames }) => {
+        expectLines(host("a|", { a: request(1, "tools/list") }).pipe(plugin.client!)).toBe("a|", { a: request(1, "tools/list") });
+        const answers = server("-b-c|", { b: resultFor({ id: 1 }, { tools: [] }), c: resultFor({ id: 2 }, { tools: [] }) });
+        expectFrames(answers.pipe(plugin.server!)).toBe("-b-c|", {
+          b: { from: "proxy", line: resultFor({ id: 1 }, { tools: [COMMIT_TOOL] }) },
+          c: { from: "server", line: resultFor({ id: 2 }, { tools: [] }) },
+        });
+      });
+      assert.deepEqual([toHost, said], [[], []]);
     });
 
     it("fails with the marble diff when the operator does something else", () => {
