@@ -13,7 +13,7 @@ import { cleanTemp, tempDir } from "../helpers/processes.js";
 
 const clock: Clock = { now: () => 7, startedUnixMs: 0 };
 
-describe("pumps: sources and sinks (facts-proxy-core §2.2)", () => {
+describe("pumps: sources and sinks", () => {
   after(cleanTemp);
 
   it("a read error ends the source after handing on what was read", async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 16 (the command-line and logging findings), each against the real
+ * The command-line and logging checks of docs/cli-checks.md, each against the real
  * binaries: a missing `--context` file, a flow file that is not JSON, a bare `\r` line in
  * the log, flow options without `--flow`, and unknown options after -V/-h.
  */
@@ -18,7 +18,7 @@ type Entry = { from: string; message?: unknown; raw?: string };
 const entriesOf = (log: string): Entry[] =>
   readFileSync(log, "utf8").split("\n").filter((l) => l !== "").slice(1).map((l) => JSON.parse(l) as Entry);
 
-describe("command-line checks and the log's raw lines (issue 10, item 16)", () => {
+describe("command-line checks and the log's raw lines", () => {
   after(() => {
     killAll();
     cleanTemp();

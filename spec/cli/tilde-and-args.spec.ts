@@ -4,7 +4,7 @@ import { proxyCommand } from "../../lib/cli/proxy-options.js";
 import { expandTilde } from "../../lib/util/tilde.js";
 
 describe("the command line", () => {
-  it("expands only a leading ~ component (facts-proxy-core §1.4)", () => {
+  it("expands only a leading ~ component", () => {
     const env = { HOME: "/home/a" };
     assert.equal(expandTilde("~/.stretto/logs", env), "/home/a/.stretto/logs");
     assert.equal(expandTilde("~", env), "/home/a");

@@ -130,7 +130,7 @@ export function exchange(port: number, bytes: string | Buffer, halfClose = false
   });
 }
 
-/** A request to `path` with `headers` and `body`, the way the original's test builds it. */
+/** A request to `path` with `headers` and `body`, written out by hand (so a test controls every byte). */
 export function request(
   method: string,
   headers: Array<[string, string]>,

@@ -56,7 +56,7 @@ function openStream(port: number, bytes: string) {
   };
 }
 
-// §9.2 item 34: serves_the_same_over_streamable_http (§6.5), split by concern.
+// Serves the same over Streamable HTTP (docs/demo-server.md), split by concern.
 describe("stretto-mcp-demo --http (strict Streamable HTTP)", () => {
   afterEach(stopAll);
 

@@ -42,7 +42,6 @@ describe("stretto-mcp-demo --world retail", () => {
     ]);
   });
 
-  // §9.2 item 32: the_shop_answers_from_its_canned_data (§6.4).
   it("answers from its canned data", async () => {
     const out = await answers(
       ["--world", "retail"],
@@ -114,7 +113,6 @@ describe("stretto-mcp-demo --world retail", () => {
     ]);
   });
 
-  // §9.2 item 33: the_shop_lists_its_tools_as_told.
   it("lists its tools as --hide and --hint tell it, and refuses calls to a hidden one", async () => {
     const out = await answers(
       [

@@ -25,7 +25,6 @@ const toolText = (id: number, text: string, isError: boolean) =>
 describe("stretto-mcp-demo over stdio", () => {
   afterEach(stopAll);
 
-  // §9.2 item 30: answers_each_kind_of_line_over_stdio.
   it("answers each kind of line, one sorted-key line per answer, and exits 0 when stdin ends", async () => {
     const input = [
       rpc({ id: 1, method: "initialize", params: {} }),
@@ -108,7 +107,7 @@ describe("stretto-mcp-demo over stdio", () => {
     ]);
   });
 
-  it("refuses as parse errors what the original's JSON parser refuses", async () => {
+  it("refuses as parse errors what a strict JSON parser (serde_json) refuses", async () => {
     const parseError = '{"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}';
     const input = [
       '{"jsonrpc":"2.0","id":1,"method":"ping"} {}',

@@ -4,7 +4,6 @@ import { USAGE, runDemo, stopAll } from "./demo-process.js";
 
 const HELP = `A tiny MCP server over stdio, for trying stretto-proxy.\n\n${USAGE}\n`;
 
-// §9.2 item 31: says_its_usage_and_version_and_refuses_what_it_does_not_know (§6.1).
 describe("stretto-mcp-demo's command line", () => {
   afterEach(stopAll);
 
@@ -28,7 +27,7 @@ describe("stretto-mcp-demo's command line", () => {
     ["--hint", "lookup"],
     ["--port"],
     ["-h", "extra"],
-    // Beyond the original's list: a flag missing its value, help among others, a bad hint after good flags.
+    // Also: a flag missing its value, help among others, a bad hint after good flags.
     ["--world"],
     ["--world", "retail", "--hide"],
     ["--help", "--world", "echo"],

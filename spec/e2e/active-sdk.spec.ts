@@ -1,5 +1,5 @@
 /**
- * Active mode with the official SDK client as the host (issue 5): `stretto-mcp-demo
+ * Active mode with the official SDK client as the host: `stretto-mcp-demo
  * --world retail` behind `--guards --domain retail --commit --context`. A refused
  * cancellation never reaches the server, a commit stops at its first refused call, the log
  * holds every proxy and context entry, and `stretto replay` of that very log reports the

@@ -1,6 +1,6 @@
 /**
  * Active mode end to end: `--guards --domain retail --commit --context` in front of
- * `stretto-mcp-demo --world retail` (facts-guards §7.1–7.2), driven line by line as a host.
+ * `stretto-mcp-demo --world retail` (docs/active-mode.md), driven line by line as a host.
  */
 import assert from "node:assert/strict";
 import { writeFileSync, appendFileSync } from "node:fs";
@@ -164,7 +164,7 @@ describe("active mode: guards, commit and the conversation", () => {
   });
 });
 
-describe("active mode: lines no plugin acts on (facts-guards §7.2 items 18, 19)", () => {
+describe("active mode: lines no plugin acts on", () => {
   after(() => {
     killAll();
     cleanTemp();
@@ -172,7 +172,7 @@ describe("active mode: lines no plugin acts on (facts-guards §7.2 items 18, 19)
 
   const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
 
-  it("non-JSON lines, JSON that is not JSON-RPC and notifications reach the host byte for byte (item 18)", async () => {
+  it("non-JSON lines, JSON that is not JSON-RPC and notifications reach the host byte for byte", async () => {
     const input = jsonLines(init, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } });
     const server = [NODE, fixtureServer("noisy-stdout")];
     const direct = await run(server[0]!, server.slice(1), { input });
@@ -191,7 +191,7 @@ describe("active mode: lines no plugin acts on (facts-guards §7.2 items 18, 19)
     assert.ok(entries.some((e) => e.includes('"from":"server","raw":')), "the noise is logged as raw");
   });
 
-  it("a host that stops reading does not crash the active proxy; what it sent is still logged (item 19)", async () => {
+  it("a host that stops reading does not crash the active proxy; what it sent is still logged", async () => {
     const dir = tempDir();
     const child = start(NODE, [PROXY, "--record", dir, "--domain", "retail", "--guards", "--", NODE, DEMO, "--world", "retail"]);
     const stderr: Buffer[] = [];

@@ -4,7 +4,7 @@
  * habit, sites and bindings, plus a System-One model id, one predicate and five folds.
  *
  * The folds differ on purpose, so a test can see which one `--task-id` picked
- * (facts-flows §2.5 step 6.7: fold = FNV-1a-64(task_id) % 5):
+ * (fold = FNV-1a-64(task_id) % 5):
  * - the fold of {@link TASK} trusts the model: score = ln one + ln two + logit(predicate)
  *   on a lookup, so the arbiter follows the model's answers;
  * - every other fold only favours handing back (weight 10 on the respond feature), so
@@ -28,7 +28,7 @@ export const PREDICATE = {
   no: "It already has the facts it needs.",
 } as const;
 
-/** Feature order (§2.5 step 6.8): ln habit, ln one, ln two, respond, the predicate, reliability. */
+/** Feature order (as the arbiter's weights are stored): ln habit, ln one, ln two, respond, the predicate, reliability. */
 export const TRUSTING_WEIGHTS = [0, 1, 1, 0, 1, 0];
 export const HAND_BACK_WEIGHTS = [0, 0, 0, 10, 0, 0];
 

@@ -1,5 +1,5 @@
 /**
- * A server that exits at once (issue 10, item 13): `sh -c 'uvx-not-installed …'` exits 127
+ * A server that exits at once (docs/exit-status-and-folder-readers.md): `sh -c 'uvx-not-installed …'` exits 127
  * within a few milliseconds, before active mode has set its plugins up. Whatever the mode,
  * with the host's stdin open or closed, with or without --record, the proxy exits with the
  * server's status (no hang: the helper's timeout is only a safety net), forwards what the
@@ -36,7 +36,7 @@ function modes(): [string, () => string[]][] {
   return all;
 }
 
-describe("a server that exits at once (issue 10, item 13)", function () {
+describe("a server that exits at once", function () {
   this.timeout(120_000);
   after(() => {
     killAll();

@@ -1,5 +1,5 @@
 /**
- * The arbiter decider end to end (issue 6; facts-flows §2.5 step 6, §3.1, §4): the real
+ * The arbiter decider end to end: the real
  * `stretto-proxy --flow … --flow-decider arbiter` in front of `stretto-mcp-demo --world
  * retail`, asking a fake Jev that this test runs on loopback and names in
  * `TYPESAFE_BASE_URL`. The fake backs `get_user_details` whenever it is offered and
@@ -15,7 +15,7 @@ import { DEMO, NODE, PROXY, cleanTemp, killAll, start, tempDir } from "../helper
 import { FLOW_MODEL, OTHER_TASK, PREDICATE, TASK, writeArbiterFlow } from "./arbiter-flow.js";
 import { APPENDIX, Host, requireFixture, type Msg } from "./flow-support.js";
 
-// The v2 request's fixed texts, as facts-flows §4.6 words them.
+// The v2 request's fixed texts, word for word (the model is prompted with them, and cached answers are keyed by them).
 const CTX =
   "A customer-service agent is working on the customer's request. Between its messages to the customer it can look things up with tools. It makes changes (cancellations, modifications, exchanges, returns, bookings) and transfers only after the customer confirms them.";
 const RESPOND =
@@ -162,7 +162,7 @@ describe("the arbiter decider against a fake Jev (--flow-decider arbiter)", func
   it("asks Jev the v2 questions with the key, retries a 503, and appends the lookup it backs", async () => {
     jev.unavailable = 1;
     const cache = tempDir();
-    // A trailing slash on the base URL is trimmed (§4.3).
+    // A trailing slash on the base URL is trimmed.
     const { host, dir } = arbiterHost({ flow, cache, env: { TYPESAFE_BASE_URL: `${base}/`, TYPESAFE_API_KEY: "sk-test-1" } });
     await host.start();
     const asked = Date.now();
@@ -184,7 +184,7 @@ describe("the arbiter decider against a fake Jev (--flow-decider arbiter)", func
     const [first, retry, second] = jev.bodies() as Array<{ model: string; state: unknown; questions: Record<string, unknown> }>;
     assert.deepEqual(retry, first, "the retry asks the same");
 
-    // The request at find_user_id_by_email (§4.6): one lookup offered, so no `tool` question.
+    // The request at find_user_id_by_email: one lookup offered, so no `tool` question.
     const last = "It has just received the result of `find_user_id_by_email`.";
     assert.deepEqual(Object.keys(first!), ["model", "state", "questions"]);
     assert.equal(first!.model, FLOW_MODEL);
@@ -327,7 +327,7 @@ describe("the arbiter decider against a fake Jev (--flow-decider arbiter)", func
     close(probs["respond"], s[2]! / total, "probs.respond");
   });
 
-  it("without a key starts, says so once, and hands back without asking (decision 4)", async () => {
+  it("without a key starts, says so once, and hands back without asking", async () => {
     const cache = tempDir();
     const { host, dir } = arbiterHost({ flow, cache, env: { TYPESAFE_BASE_URL: base } });
     await host.start();

@@ -1,5 +1,5 @@
 /**
- * Flows with the official MCP SDK client as the host (issue 6): the published flow in front
+ * Flows with the official MCP SDK client as the host: the published flow in front
  * of `stretto-mcp-demo --world retail`, habit decider, threshold 0.1. What a host notices
  * through `callTool`: its own result with the appendix of what the flow looked up, or
  * unchanged where the flow may not or did not look anything up (shadow, a changed contract,
@@ -25,7 +25,7 @@ interface Looked {
 }
 
 const C7 = { email: "c7@example.com" };
-/** A decision line's keys (facts-flows §3.1), sorted as the proxy writes them. */
+/** A decision line's keys (docs/flows.md, "Serve a flow"), sorted as the proxy writes them. */
 const LOOKUP_KEYS = ["action", "address", "after", "arguments", "binding", "key", "ms", "oracle", "predicates", "prob", "probs", "site", "tool"];
 const HAND_BACK_KEYS = ["action", "address", "after", "binding", "key", "ms", "oracle", "predicates", "prob", "probs", "reason", "site"];
 
@@ -168,7 +168,7 @@ describe("flows with the SDK client as the host (--flow)", function () {
     assert.equal(decisions.length, 4);
     assert.deepEqual(lines.slice(0, 4), decisions);
     decisions.forEach((d, i) => {
-      assert.deepEqual(Object.keys(d), i < 3 ? LOOKUP_KEYS : HAND_BACK_KEYS, `decide#${i} has §3.1's fields, sorted`);
+      assert.deepEqual(Object.keys(d), i < 3 ? LOOKUP_KEYS : HAND_BACK_KEYS, `decide#${i} has a decision line's fields, sorted`);
       assert.equal(d["address"], `decide#${i}`);
       assert.equal(d["after"], after);
       assert.deepEqual([d["oracle"], d["predicates"], d["key"]], [{}, {}, null], "the habit asks no one");

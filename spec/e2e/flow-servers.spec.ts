@@ -1,8 +1,7 @@
 /**
- * A flow learned across servers, served by one proxy per server (facts-flows §2.8, §6
- * `a_flow_learned_across_servers_looks_up_this_servers_tools_by_their_own_names` and
- * `a_server_the_flow_does_not_name_gets_no_lookups`, facts-proxy-core §9.2 item 24's flow
- * part). The flow is the published one with its tools renamed `shop::…`, except
+ * A flow learned across servers, served by one proxy per server: it looks up this server's
+ * tools by their own names, and a server the flow does not name gets no lookups (the
+ * merging of such sessions is spec/trace/roundtrip's). The flow is the published one with its tools renamed `shop::…`, except
  * get_order_details, which it learned on another server (`notes::`): in front of the retail
  * demo named `shop`, the flow looks up get_user_details by its own name and never reaches
  * for the other server's tool.
@@ -35,7 +34,7 @@ function writeAcrossServers(dir: string): string {
 
 const texts = (m: Msg) => m.result?.content?.map((c) => c.text) ?? [];
 
-describe("a flow learned across servers (§2.8)", function () {
+describe("a flow learned across servers", function () {
   let dir: string;
   let flow: string;
   before(function () {

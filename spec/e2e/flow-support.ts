@@ -12,9 +12,9 @@ import { createInterface } from "node:readline";
 import { FIXTURE_PATH as FLOW, requireFixture } from "../flow/flow-fixture.js";
 import { readLogLines, sessionLogs } from "../helpers/processes.js";
 
-/** The published flow (facts-flows §5.5), learned from five retail sessions; `requireFixture(this)` skips a suite without it. */
+/** The published flow, learned from five retail sessions; `requireFixture(this)` skips a suite without it. */
 export { FLOW, requireFixture };
-/** The appendix's first line, spelled out here so that a change in lib/ shows (§2.9). */
+/** The appendix's first line, spelled out here so that a change in lib/ shows (agents read it). */
 export const APPENDIX = "--- Also looked up automatically (current results; no need to repeat these calls) ---";
 
 /** An answer as the host reads it. */

@@ -1,5 +1,5 @@
 /**
- * Flows end to end (facts-flows §6 "Proxy end-to-end", §2.9, §3): the published flow
+ * Flows end to end (docs/flows.md, "Serve a flow"): the published flow
  * (`../shared/fixtures/flows/retail-5-sessions.flow.json`) in front of
  * `stretto-mcp-demo --world retail`, with the habit decider (no key needed), driven line by
  * line as a host.

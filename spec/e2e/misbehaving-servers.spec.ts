@@ -2,8 +2,8 @@
  * stretto-proxy in front of servers that misbehave (fixtures/servers/, one per behaviour),
  * and with hosts and disks that misbehave: the real binary, real pipes, real signals.
  * Every check is on exact bytes, exit codes, log contents or /proc; timeouts are only
- * safety nets, except where the behaviour itself is a bound (the 2 s + 2 s stop of
- * decision 9, memory that must stay bounded).
+ * safety nets, except where the behaviour itself is a bound (the 2 s + 2 s stop on a
+ * signal, memory that must stay bounded).
  */
 import { strict as assert } from "node:assert";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";

@@ -1,6 +1,6 @@
 /**
- * The passive proxy as a host sees it: the original's binary tests (facts-proxy-core §9.2
- * items 1–4, 8, 9) and the CLI contract (§1–2), driving the real binaries as processes.
+ * The passive proxy as a host sees it: forwarding, recording, exit codes and the command
+ * line (docs/options.md, docs/robustness.md), driving the real binaries as processes.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
@@ -27,7 +27,7 @@ describe("stretto-proxy, passive, over stdio", () => {
     cleanTemp();
   });
 
-  it("forwards unchanged and records every line (item 1)", async () => {
+  it("forwards unchanged and records every line", async () => {
     const direct = await run(NODE, [DEMO], { input: HOST_SCRIPT });
     const dir = tempDir();
     const proxied = await runProxy(["--record", dir, "--domain", "demo", "--", NODE, DEMO], { input: HOST_SCRIPT });
@@ -63,7 +63,7 @@ describe("stretto-proxy, passive, over stdio", () => {
     assert.deepEqual(times, [...times].sort((a, b) => a - b), "times never decrease down the log");
   });
 
-  it("without --record it only forwards, and says nothing on stderr (item 2)", async () => {
+  it("without --record it only forwards, and says nothing on stderr", async () => {
     const direct = await run(NODE, [DEMO], { input: HOST_SCRIPT });
     const proxied = await runProxy(["--", NODE, DEMO], { input: HOST_SCRIPT });
     assert.equal(proxied.code, 0);
@@ -71,7 +71,7 @@ describe("stretto-proxy, passive, over stdio", () => {
     assert.equal(proxied.stderr, "");
   });
 
-  it("exits with the server when it exits first, while the host keeps stdin open (item 3)", async () => {
+  it("exits with the server when it exits first, while the host keeps stdin open", async () => {
     const dir = tempDir();
     const note = '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"bye"}}';
     const r = await runProxy(["--record", dir, "--", "sh", "-c", `echo '${note}'; exit 3`], { keepStdinOpen: true });
@@ -83,7 +83,7 @@ describe("stretto-proxy, passive, over stdio", () => {
     assert.equal(JSON.parse(entries[0]!).from, "server");
   });
 
-  it("reports a server that cannot start: 125, nothing on stdout, no log (item 4)", async () => {
+  it("reports a server that cannot start: 125, nothing on stdout, no log", async () => {
     const dir = join(tempDir(), "logs");
     const r = await runProxy(["--record", dir, "--", "/nonexistent/stretto-no-such-server"]);
     assert.equal(r.code, 125);
@@ -93,13 +93,13 @@ describe("stretto-proxy, passive, over stdio", () => {
     assert.deepEqual(readdirSync(dir), [], "and left empty");
   });
 
-  it("exits with the server's code, or 128 + n when signal n ended it (item 8)", async () => {
+  it("exits with the server's code, or 128 + n when signal n ended it", async () => {
     assert.equal((await runProxy(["--", "sh", "-c", "exit 3"])).code, 3);
     assert.equal((await runProxy(["--", "sh", "-c", "kill -9 $$"])).code, 137);
     assert.equal((await runProxy(["--", "sh", "-c", "kill -15 $$"])).code, 143);
   });
 
-  it("forwards every line unchanged and records it, with cat as the server (item 9)", async () => {
+  it("forwards every line unchanged and records it, with cat as the server", async () => {
     const input = Buffer.concat([
       Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'),
       Buffer.from("not json\r\n"),
@@ -228,7 +228,7 @@ describe("stretto-proxy, passive, over stdio", () => {
   });
 });
 
-describe("the log header's protocol era (decision 8)", () => {
+describe("the log header's protocol era", () => {
   after(() => {
     killAll();
     cleanTemp();

@@ -1,5 +1,5 @@
 /**
- * `stretto evaluate` (facts-flows §5.3): estimates over three labelled decisions, each worked
+ * `stretto evaluate` (docs/promote-evaluate.md): estimates over three labelled decisions, each worked
  * out by hand below, and every error message, through the real binary.
  */
 import assert from "node:assert/strict";

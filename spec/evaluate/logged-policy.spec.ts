@@ -1,6 +1,6 @@
 /**
  * `stretto evaluate` reads what the flow logs: decision lines written by the serving code
- * with exploration (facts-flows §2.10, §3.1) parse, the propensity it recomputes equals the
+ * with exploration (`--flow-explore`) parse, the propensity it recomputes equals the
  * one the flow logged, and the habit target at the served threshold agrees with the rule.
  */
 import assert from "node:assert/strict";

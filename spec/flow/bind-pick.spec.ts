@@ -1,6 +1,6 @@
 /**
- * Binding a lookup's arguments (facts-flows §2.6), with the vectors of §6's flow-logic tests.
- * The original learned these bindings from training episodes; here each test writes the
+ * Binding a lookup's arguments (lib/flow/bind), with worked vectors.
+ * A learner finds these bindings in training episodes; here each test writes the
  * counts that learning gives (worked out in the comments) into a flow read from the
  * published fixture.
  */
@@ -51,7 +51,7 @@ function why(b: Binding): string {
 }
 const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
 
-describe("flow binding (facts-flows §2.6)", () => {
+describe("flow binding", () => {
   before(function () {
     published = parseFlow(requireFixture(this));
   });
@@ -405,7 +405,7 @@ describe("flow binding (facts-flows §2.6)", () => {
     });
   });
 
-  describe("required arguments (90 %) and the errors of §2.6", () => {
+  describe("required arguments (90 %) and why a binding fails", () => {
     it("requires an argument passed in at least 90 % of the calls", () => {
       const flow = flowWith({ args: [["t", [10, { a: 9, b: 8, c: 10 }]]] });
       assert.deepEqual(requiredArgs(flow.bindings, "t"), ["a", "c"]);

@@ -1,6 +1,6 @@
 /**
- * What a flow may call (facts-flows §2.7) and the source paths (§2.6 "Path helpers"), with
- * §6's vectors (`paths_generalize_array_indices`, `a_path_finds_nothing_where_the_output_has_another_shape`,
+ * What a flow may call and the source paths, with worked vectors
+ * (`paths_generalize_array_indices`, `a_path_finds_nothing_where_the_output_has_another_shape`,
  * `--flow-tools`, a changed contract) and the published flow.
  */
 import assert from "node:assert/strict";
@@ -29,7 +29,7 @@ function listing(tools: Json[]): ListedTools {
   return learnListedTools({ tools });
 }
 
-describe("what a flow may call (facts-flows §2.7)", () => {
+describe("what a flow may call", () => {
   let flow: Flow;
   before(function () {
     flow = parseFlow(requireFixture(this));
@@ -102,7 +102,7 @@ describe("what a flow may call (facts-flows §2.7)", () => {
   });
 });
 
-describe("source paths (facts-flows §2.6 path helpers)", () => {
+describe("source paths", () => {
   it("paths_generalize_array_indices", () => {
     const v: Json = { items: [{ name: "Water Bottle", product_id: "p1" }, { name: "Desk Lamp", product_id: "p2" }] };
     assert.deepEqual(findPaths(v, "p2"), ["$.items[*].product_id"]);

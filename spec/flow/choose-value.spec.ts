@@ -1,6 +1,6 @@
 /**
- * `chooseValue` (lib/flow/bind/choose-value.ts) against the plain reading of
- * facts-flows §2.6 written out here: every output of a source tool, newest first (or by the
+ * `chooseValue` (lib/flow/bind/choose-value.ts) against the plain rule, written out here
+ * without its shortcuts: every output of a source tool, newest first (or by the
  * site's order), every value found at the rule's path a candidate at its first occurrence
  * unless passed already, the first mentioned candidate else the first. Random sessions of
  * orders read, re-read, passed and mentioned, through the live session's views (which keep
@@ -79,7 +79,7 @@ function mulberry(seed: number): () => number {
   };
 }
 
-describe("choosing an argument's value (§2.6)", function () {
+describe("choosing an argument's value", function () {
   it("chooses as the plain reading does, on random sessions, live and whole", function () {
     let compared = 0;
     let mentionedChoices = 0;

@@ -1,5 +1,5 @@
 /**
- * The arbiter decider (facts-flows §2.5 step 6, §4.6): the v2 request, the conditional
+ * The arbiter decider (lib/flow/decide/arbiter.ts): the v2 request, the conditional
  * logit over the eight features with reliability and coverage, and its hand-back reasons.
  */
 import assert from "node:assert/strict";
@@ -79,7 +79,7 @@ describe("deciding: the arbiter", function () {
     assert.ok(Math.abs(next.probs.get("get_user_details")! - (lookup / (lookup + respond)) * 0.7) < 1e-12);
   });
 
-  it("builds the request of §4.6: criteria, instructions, state slice", function () {
+  it("builds the v2 request: criteria, instructions, state slice", function () {
     const flow = arbiterFlow();
     const ep = episode([
       user("Hello, I want to check order #W1."),

@@ -1,6 +1,6 @@
 /**
- * Exploration (facts-flows §2.10) and the decision line (§3.1–3.2):
- * `exploration_logs_the_chance_of_what_the_flow_took`.
+ * Exploration (`--flow-explore`) and the decision line: the flow log records the chance of
+ * what the flow took, so `stretto evaluate` can weigh it.
  */
 import assert from "node:assert/strict";
 import {
@@ -35,7 +35,7 @@ const binding = () =>
     get_product_details: bound({ product_id: "p1" }, 0.8),
   });
 
-/** `PolicyView::rule` (§3.2), lookup first: the likeliest by p, reaching the threshold, and p×binding too. */
+/** The rule a logged policy recomputes, lookup first: the likeliest by p, reaching the threshold, and p×binding too. */
 function policyRule(policy: Policy): string | null {
   let best: Policy["options"][number] | undefined;
   for (const o of policy.options) if (best === undefined || o.p > best.p) best = o;
@@ -133,7 +133,7 @@ describe("deciding: exploration", function () {
     }
   });
 
-  it("folds by FNV-1a-64 of the task id, with the sheet's offset and prime", function () {
+  it("folds by FNV-1a-64 of the task id, with the flows' offset (1469598103934665603, not FNV's standard basis) and prime", function () {
     const offset = 1469598103934665603n;
     const prime = 1099511628211n;
     assert.equal(fnv1a64(""), offset);

@@ -26,7 +26,7 @@ export function episode(events: EpisodeEvent[], taskId = "task-1"): Episode {
   return { id: "session-1", task_id: taskId, trial: 0, domain: "retail", agent_model: "test", reward: 0, events };
 }
 
-/** The CLI worked check's episode (facts-flows §5.5). */
+/** The worked check's episode (the session the published flow's figures are checked on). */
 export function emailEpisode(email = "c1@example.com", userId = "user_1"): Episode {
   return episode([
     user(`Please cancel my order. I am ${email}.`),

@@ -1,6 +1,6 @@
 /**
- * Deciding (facts-flows §2.5): sites, gates, the habit back-off, reach, and both rules
- * with their exact hand-back reasons. §6 "Flow logic" and "Learning" vectors.
+ * Deciding (lib/flow/decide): sites, gates, the habit back-off, reach, and both rules
+ * with their exact hand-back reasons, on worked vectors.
  */
 import assert from "node:assert/strict";
 import {
@@ -28,7 +28,7 @@ import { decisionAt } from "../../lib/flow/decide/decision-episode.js";
 import { bindTable, bound, call, emailEpisode, episode, fixtureJson, flowOf, result, said, user } from "./decide-helpers.js";
 
 const ALPHA = 8.017279693592648;
-/** The worked check's habit probability (§5.5): level 1 `[65536]` has `{9: 2}`; level 0 total 44 with 3 of id 9. */
+/** The worked check's habit probability (the published flow): level 1 `[65536]` has `{9: 2}`; level 0 total 44 with 3 of id 9. */
 const P0 = (3 + ALPHA / 18) / (44 + ALPHA);
 const P_USER = (2 + ALPHA * P0) / (2 + ALPHA);
 
@@ -245,7 +245,7 @@ describe("deciding: reach and the rules' reasons", function () {
     assert.deepEqual(bind.calls, ["a"]);
   });
 
-  it("prints numbers as the original: `{threshold}` as Rust's Display, `{p:.2}` ties to even", function () {
+  it("prints numbers in reasons as a Rust build does, so flow logs compare: `{threshold}` as Display, `{p:.2}` ties to even", function () {
     assert.equal(rustDisplay(0.3), "0.3");
     assert.equal(rustDisplay(1), "1");
     assert.equal(rustDisplay(1e-7), "0.0000001");

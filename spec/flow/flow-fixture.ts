@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The published flow (facts-flows §5.5), beside the repository (from dist/spec/flow/). */
+/** The published flow (learned from five retail sessions), beside the repository (from dist/spec/flow/). */
 export const FIXTURE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../shared/fixtures/flows/retail-5-sessions.flow.json");
 
 /** The fixture's text, or undefined when the shared folder is absent. */

@@ -1,5 +1,5 @@
 /**
- * The flow plugin on a fake session (facts-flows §6 "Proxy engine"): the published flow,
+ * The flow plugin on a fake session: the published flow,
  * the session log kept as the proxy keeps it (so the episode is real), and a server that
  * answers the plugin's own requests as each test says.
  */
@@ -155,8 +155,8 @@ describe("the flow plugin (on a fake session)", function () {
     assert.equal(run["after"], 3);
     assert.equal((run["run"] as { call: string }).call, "find_user_id_by_email");
     assert.match(h.lines.at(-1)!, /^\{"after":3,"run":\{"call":"find_user_id_by_email","failed":false,"max_lookups":8,"sites":\[\["decide#0",\d+,0\],\["outcome#0",true,/);
-    // The answer is re-serialized with its keys sorted.
-    // The server's own key order is kept (decision 2); only the appendix item is added.
+    // The server's own key order is kept (the proxy never reorders a server's answer); only
+    // the appendix item is added.
     assert.match(answered.bytes.toString(), /^\{"jsonrpc":"2.0","id":3,"result":\{"content":\[\{"type":"text","text":"user_7"\},\{"type":"text","text":"--- Also looked up/);
   });
 
@@ -177,7 +177,7 @@ describe("the flow plugin (on a fake session)", function () {
     assert.equal(h.asked.length, 1);
   });
 
-  it("in shadow decides and logs but looks nothing up, and the original bytes go on", async () => {
+  it("in shadow decides and logs but looks nothing up, and the server's bytes go on unchanged", async () => {
     const h = new Harness(lookups, { flow, shadow: true });
     const original = await h.foundUser7();
     assert.equal(h.asked.length, 0);
@@ -356,7 +356,7 @@ describe("the flow's appendix, results and log", () => {
     assert.equal(msg.result.content.length, 1, "the message itself is not changed");
   });
 
-  it("reads a response's text the way the original does", () => {
+  it("reads a response's text: an error's message, the text items joined, isError", () => {
     assert.deepEqual(resultText({ id: 1, error: { code: 1, message: "bad" } }), { text: "bad", error: true });
     assert.deepEqual(resultText({ id: 1, error: { code: 1 } }), { text: "error", error: true });
     assert.deepEqual(resultText({ id: 1, error: null, result: { content: [{ type: "text", text: "a" }, { type: "image" }, { type: "x", text: "b" }], isError: true } }), { text: "a\nb", error: true });

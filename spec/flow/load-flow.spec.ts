@@ -27,7 +27,7 @@ function loadError(text: string): string {
   assert.fail("the flow loaded");
 }
 
-describe("flow IR: loading (facts-flows §1, §6 a_flow_survives_its_ir, a_file_that_cannot_be_written_or_read_says_which)", () => {
+describe("flow IR: loading", () => {
   let text: string;
   before(function () {
     text = requireFixture(this);
@@ -178,7 +178,7 @@ describe("flow IR: loading (facts-flows §1, §6 a_flow_survives_its_ir, a_file_
     assert.equal(flow.sites.everyRead, true);
   });
 
-  it("a program that does not compile does not load, naming the distribution (§6 program)", () => {
+  it("a program that does not compile does not load, naming the distribution", () => {
     const normal = {
       fugue_program: 1,
       body: [{ stmt: "sample", var: "x", addr: { name: "x" }, dist: { name: "Normal", args: [{ op: "f64", value: 0 }, { op: "f64", value: 1 }] } }],

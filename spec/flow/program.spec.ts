@@ -59,7 +59,7 @@ function lookups(model: RunModel, choices: readonly Choice[]): [string, boolean]
   }
 }
 
-describe("the fugue program format (facts-flows §1.5)", () => {
+describe("the fugue program format", () => {
   it("reads the standard program's JSON form and writes it back unchanged", () => {
     const p = standardProgram();
     assert.deepEqual(JSON.parse(JSON.stringify(p)), JSON.parse(JSON.stringify(STANDARD_PROGRAM_JSON)));
@@ -107,7 +107,7 @@ describe("the fugue program format (facts-flows §1.5)", () => {
     checkProgram(standardProgram());
   });
 
-  it("orders a run line's sites by index, unindexed first (§3.3)", () => {
+  it("orders a run line's sites by index, unindexed first", () => {
     const choices: Choice[] = [
       { address: "decide#10", value: 1, logp: -0.25 },
       { address: "outcome#10", value: true, logp: -0.25 },
@@ -122,7 +122,7 @@ describe("the fugue program format (facts-flows §1.5)", () => {
   });
 });
 
-describe("a flow's program on the published flow (§6 program)", () => {
+describe("a flow's program on the published flow", () => {
   let flow: Flow;
   let fp: FlowProgram;
   before(function () {
@@ -228,7 +228,7 @@ describe("a flow's program on the published flow (§6 program)", () => {
   });
 });
 
-describe("the live handler takes decisions and outcomes from the engine (§6 proxy engine)", () => {
+describe("the live handler takes decisions and outcomes from the engine", () => {
   let flow: Flow;
   let fp: FlowProgram;
   before(function () {

@@ -21,7 +21,7 @@ function withCancel(id: string, reason: string, refused: boolean, reward: number
   return episode(events, { id, reward });
 }
 
-describe("guards: the audit of recorded episodes (facts-guards §6.1, §7.4 43)", () => {
+describe("guards: the audit of recorded episodes", () => {
   const episodes = [
     withCancel("a", "no longer needed", false, 1),
     // A reason the policy refuses, in an episode that passed anyway.
@@ -67,7 +67,7 @@ describe("guards: the audit of recorded episodes (facts-guards §6.1, §7.4 43)"
     }
   });
 
-  it("writes the JSON in the original's shape, tasks in code point order", () => {
+  it("writes the JSON in its fixed shape, tasks in code point order", () => {
     const more = new Auditor("retail", RETAIL_RULES);
     for (const [id, task] of [["x", "9"], ["y", "10"], ["z", "2"]] as const) more.add({ ...withCancel(id, "no longer needed", false, 1), task_id: task });
     const json = auditJson([more.finish()]);

@@ -1,4 +1,4 @@
-/** `stretto guards` (facts-guards §6.1) run in process on a folder of logs and a τ²-bench results file. */
+/** `stretto guards` (docs/guards.md) run in process on a folder of logs and a τ²-bench results file. */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -48,7 +48,7 @@ function cancelSession(session: string, reason: string, refusedBy?: "server" | "
   ]);
 }
 
-describe("guards: stretto guards (facts-guards §6.1)", function () {
+describe("guards: stretto guards", function () {
   this.timeout(30_000);
   let dir = "";
   beforeEach(async () => {

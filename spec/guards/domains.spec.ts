@@ -13,7 +13,7 @@ import {
   rulesFor,
 } from "../../lib/guards/index.js";
 
-describe("guards: domains and the refusal (facts-guards §1.1–1.2, §7.3 29, §7.4 39)", () => {
+describe("guards: domains and the refusal", () => {
   it("only retail and airline have guards; airline includes keep_bags; telecom has none", () => {
     assert.deepEqual(GUARD_DOMAINS, ["retail", "airline"]);
     const g = guardsFor("airline");
@@ -31,7 +31,7 @@ describe("guards: domains and the refusal (facts-guards §1.1–1.2, §7.3 29, �
     assert.throws(() => guardsFor("telecom"), (e: unknown) => e instanceof GuardsSetupError && e.message === "no guards for telecom");
   });
 
-  it("has every rule id of the fact sheet, in its order, with only the confirmed rules logged", () => {
+  it("has every rule id in the documented order, with only the confirmed rules logged", () => {
     assert.deepEqual(
       RETAIL_RULES.map((r) => r.id),
       [

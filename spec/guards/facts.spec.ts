@@ -9,7 +9,7 @@ function factsOf(events: EpisodeEvent[]): Facts {
   return f;
 }
 
-describe("guards: the facts, kept one event at a time (facts-guards §1.3)", () => {
+describe("guards: the facts, kept one event at a time", () => {
   it("keeps what the customer said, lowercased; the last message counts", () => {
     const f = new Facts();
     assert.equal(f.lastSaid(), undefined);
@@ -140,7 +140,7 @@ describe("guards: the facts, kept one event at a time (facts-guards §1.3)", () 
       assert.equal(f.writeCount, 1);
     });
 
-    it("are named by the call, not by the result (§7.4 42: a result of no known call is no write)", () => {
+    it("are named by the call, not by the result (a result of no known call is no write)", () => {
       const f = factsOf([result("9", "cancel_pending_order", { order_id: "#W1" })]);
       assert.equal(f.writeCount, 0);
       assert.deepEqual(f.order("#W1"), { order_id: "#W1" }, "but it still updates the order");

@@ -2,18 +2,18 @@ import assert from "node:assert/strict";
 import { AIRLINE_NOW, AIRLINE_TODAY, withinADay } from "../../lib/guards/index.js";
 import { daysFromCivil, secondsOf } from "../../lib/guards/policy-time.js";
 
-describe("guards: the airline policy's 24 hours (facts-guards §1.5)", () => {
+describe("guards: the airline policy's 24 hours", () => {
   it("is always 2024-05-15T15:00:00", () => {
     assert.equal(AIRLINE_NOW, "2024-05-15T15:00:00");
     assert.equal(AIRLINE_TODAY, "2024-05-15");
   });
 
-  it("counts a booking at 16:00 the day before as within a day, one at 14:00 not (§7.4 38)", () => {
+  it("counts a booking at 16:00 the day before as within a day, one at 14:00 not", () => {
     assert.equal(withinADay("2024-05-14T16:00:00", AIRLINE_NOW), true);
     assert.equal(withinADay("2024-05-14T14:00:00", AIRLINE_NOW), false);
   });
 
-  it("crosses months (§7.4 38)", () => {
+  it("crosses months", () => {
     assert.equal(withinADay("2024-04-30T23:00:00", "2024-05-01T10:00:00"), true);
     assert.equal(withinADay("2024-02-28T23:00:00", "2024-03-01T10:00:00"), false, "2024 is a leap year");
     assert.equal(withinADay("2023-02-28T23:00:00", "2023-03-01T10:00:00"), true);
@@ -35,7 +35,7 @@ describe("guards: the airline policy's 24 hours (facts-guards §1.5)", () => {
     assert.equal(withinADay("2024-05-15T15:00:30Z"), true, "`30Z` is not a number, so 0 s");
   });
 
-  it("is false for what is not a time (§7.4 41)", () => {
+  it("is false for what is not a time", () => {
     for (const t of ["soon", "", "2024-05-15", "2024-05-15T", "2024-05T15:00", "x-05-15T15:00", "2024-05-15T15"]) {
       assert.equal(withinADay(t), false, t);
     }

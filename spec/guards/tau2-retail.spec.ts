@@ -186,7 +186,7 @@ describe("guards: retail on τ²-bench's data slice", function () {
       );
     });
 
-    it("refunds a return to PayPal (the original) or her gift card, not her credit card", () => {
+    it("refunds a return to PayPal (the order's original payment method) or her gift card, not her credit card", () => {
       const ret = (method: string): Json => ({ order_id: "#W5544629", item_ids: ["6735339143", "1583904702"], payment_method_id: method });
       const s = mia();
       assert.equal(s.check("return_delivered_order_items", ret("paypal_5181300")).refused, false);

@@ -3,8 +3,8 @@ import { CONFIRMING, confirmation, wordsOf } from "../../lib/guards/index.js";
 
 const NOT = { verdict: "fail", reason: "the customer's last message is not an explicit confirmation" };
 
-describe("guards: the word list of the *.confirmed rules (facts-guards §1.4)", () => {
-  it("holds exactly the original's 22 entries, in order", () => {
+describe("guards: the word list of the *.confirmed rules", () => {
+  it("holds exactly its 22 entries, in order", () => {
     assert.deepEqual(CONFIRMING, [
       "yes", "yeah", "yep", "yup", "confirm", "go ahead", "proceed", "please do", "do it", "sure", "okay", "ok",
       "correct", "that's right", "sounds good", "absolutely", "please cancel", "please process", "please go",

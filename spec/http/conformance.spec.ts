@@ -2,7 +2,7 @@
  * The official conformance suite (`@modelcontextprotocol/conformance` 0.1.12) in client mode,
  * against the proxy's HTTP leg: the harness runs its test server and our SDK host
  * (fixtures/http/conformance-host.ts), which speaks to `stretto-proxy --upstream <URL>`
- * over stdio. The scenarios named in issue 4 must pass; the `auth/*` ones need OAuth in the
+ * over stdio. The scenarios below must pass; the `auth/*` ones need OAuth in the
  * proxy and are listed in docs/http-upstream.md (Conformance).
  */
 import { strict as assert } from "node:assert";

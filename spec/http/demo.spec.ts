@@ -1,5 +1,5 @@
 /**
- * facts-proxy-core §9.2 items 19, 20 and 22 (tests/http.rs): the proxy in front of the strict
+ * The proxy in front of the strict
  * demo server (`stretto-mcp-demo --http`), a port nobody listens on, and the headers that come
  * from the environment; plus the command line's rules for `--upstream`.
  */
@@ -17,7 +17,7 @@ describe("http upstream: in front of stretto-mcp-demo --http", function () {
     cleanTemp();
   });
 
-  it("records a Streamable HTTP session (§9.2 item 19)", async () => {
+  it("records a Streamable HTTP session", async () => {
     const { url } = await startDemoHttp();
     const record = tempDir();
     const host = HostSession.start(["--record", record, "--domain", "demo", "--upstream", `${url}?token=s3cret`]);
@@ -58,7 +58,7 @@ describe("http upstream: in front of stretto-mcp-demo --http", function () {
     assert.equal(ended.stderr, `stretto-proxy: recording to ${logs[0]}\n`);
   });
 
-  it("answers a request the server cannot take with an error (§9.2 item 20)", async () => {
+  it("answers a request the server cannot take with an error", async () => {
     const port = await deadPort();
     const host = HostSession.start(["--upstream", `http://127.0.0.1:${port}/mcp`]);
     host.send(initialize(1), initialized, request(2, "tools/list"), { jsonrpc: "2.0", method: "notifications/progress", params: {} });
@@ -74,7 +74,7 @@ describe("http upstream: in front of stretto-mcp-demo --http", function () {
     }
   });
 
-  it("takes headers from the environment and keeps them out of the log (§9.2 item 22)", async () => {
+  it("takes headers from the environment and keeps them out of the log", async () => {
     const TOKEN = "Bearer s3cret-t0ken-value";
     const { url } = await startDemoHttp(["--require-auth", TOKEN]);
     const record = tempDir();

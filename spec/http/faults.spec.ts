@@ -1,6 +1,6 @@
 /**
- * facts-proxy-core §9.2 item 23, `what_the_server_gets_wrong_reaches_the_host_as_an_error_or_a_line`,
- * and the rest of §4.3's answers, against a scripted server.
+ * What the server gets wrong reaches the host as an error or a line: every answer of
+ * docs/http-upstream.md, "Errors the host can get", against a scripted server.
  */
 import { strict as assert } from "node:assert";
 import {
@@ -30,7 +30,7 @@ describe("http upstream: what the server gets wrong", function () {
     server = undefined;
   });
 
-  it("reaches the host as an error or a line (§9.2 item 23)", async () => {
+  it("reaches the host as an error or a line", async () => {
     server = await startScriptedServer({
       post: {
         initialize: result(INIT_RESULT, { "mcp-session-id": "s-1" }),

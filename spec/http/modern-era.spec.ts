@@ -1,5 +1,5 @@
 /**
- * MCP 2026-07-28 through `--upstream` (peers.md §6.4, decision 8): no `initialize`, no session
+ * MCP 2026-07-28 through `--upstream` (docs/http-upstream.md): no `initialize`, no session
  * id, `server/discover`; each POST names its version, method and target in headers; nothing
  * waits for a session id; no GET stream, no DELETE; recording works.
  */
@@ -147,7 +147,7 @@ describe("http upstream: MCP 2026-07-28", function () {
     const { entries } = readLogLines(log!);
     assert.equal(entries.filter((e) => e.includes('"from":"client"')).length, 9);
     // 6 answers and one progress notification are the server's; the proxy's own error (id 6)
-    // is the proxy's (issue 10, item 16: it was logged as a server line).
+    // is the proxy's (logging it as a server line would blame the server for it).
     assert.equal(entries.filter((e) => e.includes('"from":"server"')).length, 7);
     assert.deepEqual(
       entries.filter((e) => e.includes('"from":"proxy"')).map((e) => e.replace(/^\{"t_ms":\d+,/, "{")),

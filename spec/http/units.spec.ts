@@ -1,6 +1,6 @@
 /**
- * The HTTP upstream's pure parts: SSE reading (§9.2 item 16), handing lines over (item 18's
- * whole lines), `--upstream-header` (item 26), era detection and the 2026-07-28 header rules.
+ * The HTTP upstream's pure parts: SSE reading, handing lines over (whole lines),
+ * `--upstream-header`, era detection and the 2026-07-28 header rules.
  */
 import { strict as assert } from "node:assert";
 import { EraDetector, headerValue, peek } from "../../lib/protocol/protocol-era.js";
@@ -21,7 +21,7 @@ function readAll(chunks: string[]): { events: Array<[string | undefined, string]
 }
 
 describe("http upstream: pieces", () => {
-  describe("reads server-sent events (§4.5, §9.2 item 16)", () => {
+  describe("reads server-sent events", () => {
     const VECTOR = ': a comment\nretry\nevent: message\nid: 7\ndata: {"a":1}\n\ndata: {"b":\ndata: 2}\n\ndata: cut off';
     const EXPECTED: Array<[string, string]> = [
       ["7", '{"a":1}'],
@@ -29,7 +29,7 @@ describe("http upstream: pieces", () => {
       ["7", "cut off"],
     ];
 
-    it("gives the fact sheet's vector", () => {
+    it("reads the reference vector: ids that stick, comments skipped, data joined", () => {
       assert.deepEqual(readAll([VECTOR]).events, EXPECTED);
     });
 
@@ -59,7 +59,7 @@ describe("http upstream: pieces", () => {
     });
   });
 
-  describe("hands whole lines over (§9.2 item 18, decision 2)", () => {
+  describe("hands whole lines over", () => {
     it("ends each line with one `\\n` and sends nothing for an empty piece", () => {
       assert.equal(hostLineFromText('{"a":1}')?.toString(), '{"a":1}\n');
       assert.equal(hostLineFromText("  \n\t")?.toString(), undefined);
@@ -91,7 +91,7 @@ describe("http upstream: pieces", () => {
     });
   });
 
-  describe("takes the upstream's headers from the environment (§1.2, §9.2 item 26)", () => {
+  describe("takes the upstream's headers from the environment", () => {
     it("resolves NAME=VAR, split at the first `=`, names lowercased", () => {
       assert.deepEqual(resolveUpstreamHeaders([], {}), []);
       assert.deepEqual(resolveUpstreamHeaders(["Authorization=AUTH"], { AUTH: "Bearer t" }), [["authorization", "Bearer t"]]);
@@ -113,7 +113,7 @@ describe("http upstream: pieces", () => {
     });
   });
 
-  describe("tells the protocol eras apart (decision 8)", () => {
+  describe("tells the protocol eras apart", () => {
     const line = (m: unknown) => Buffer.from(JSON.stringify(m));
     const modern = (id: number, method: string, params: Record<string, unknown> = {}) =>
       line({
@@ -200,7 +200,7 @@ describe("http upstream: pieces", () => {
     });
   });
 
-  describe("the transport in-process (§9.2 item 18)", () => {
+  describe("the transport in-process", () => {
     it("takes lines however they are written, hands whole lines back, then ends with 0", async () => {
       const server = await startScriptedServer({
         post: {

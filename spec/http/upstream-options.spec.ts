@@ -1,5 +1,5 @@
 /**
- * Issue 10, items 11, 15 and 16: what `--upstream` and `--upstream-header` refuse before
+ * What `--upstream` and `--upstream-header` refuse before
  * anything is sent (usage errors, exit 2), what a user and password in the URL do, and
  * whose the proxy's own `-32000` answers are in the log.
  */

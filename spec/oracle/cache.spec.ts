@@ -7,7 +7,7 @@ import { AnswerCache, isRequestKey, requestKey, type OracleRequest, type OracleR
 
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
 
-/** The confirmation judge's request (facts-guards §2.4), built the way the judge would. */
+/** The confirmation judge's request, built the way the judge would. */
 const JUDGE: OracleRequest = {
   model: "jev-latest",
   state: {

@@ -189,7 +189,7 @@ describe("the jev oracle against a local fake Jev server", () => {
     assert.equal(jev.received[0]!.headers["authorization"], "Bearer sk-env");
   });
 
-  it("without a key is built, says so once, and fails each uncached question with the reason (decision 4)", async () => {
+  it("without a key is built, says so once, and fails each uncached question with the reason", async () => {
     jev.script(OK);
     const made = oracle({});
     assert.equal(made.oracle.kind, "jev");

@@ -3,7 +3,7 @@ import { defaultModel, noul, parseResponse, type OracleRequest } from "../../lib
 
 describe("the oracle's request and answer JSON", () => {
   it("round-trips the documented example", () => {
-    // The request and response from TypeSafe's API reference (the original's test).
+    // The request and response from TypeSafe's API reference.
     const text = `{
       "state": "Help! My payouts have been failing for 3 days.",
       "model": "jev-latest",

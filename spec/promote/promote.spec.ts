@@ -1,5 +1,5 @@
 /**
- * Promotion (facts-flows §5.2, §6): the Wilson bound, scoring a flow as served (used lookups,
+ * Promotion (docs/promote-evaluate.md): the Wilson bound, scoring a flow as served (used lookups,
  * chains, calls in flight), the bar, and the promoted flow handing back where its lookups
  * were not the agent's own.
  */
@@ -126,7 +126,7 @@ describe("promote: scoring a flow as served", function () {
   });
 
   it("promotes where the lookups were the agent's own; the promoted flow hands back elsewhere", async () => {
-    // As the original's test: the bar 0.3 / 0.5 / 0.3 / 3 (here at a threshold of 0.1, where
+    // A bar of 0.3 / 0.5 / 0.3 / 3, lower than the default (here at a threshold of 0.1, where
     // the published flow looks something up).
     const eps = Array.from({ length: 10 }, (_, i) => customer(i + 1));
     const bar = { threshold: 0.1, minUsed: 0.5, minLower: 0.3, minTasks: 3 };

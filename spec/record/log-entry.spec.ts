@@ -4,7 +4,7 @@ import { classifyLine, formatEntry } from "../../lib/record/log-entry.js";
 const entry = (line: string | Buffer, from: "client" | "server" = "client", t = 5) =>
   formatEntry(t, from, typeof line === "string" ? Buffer.from(line) : line).toString("utf8");
 
-describe("log entries (facts-proxy-core §3.3)", () => {
+describe("log entries", () => {
   it("keeps a JSON message verbatim, minus the line end and surrounding whitespace", () => {
     assert.equal(
       entry(' {"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),

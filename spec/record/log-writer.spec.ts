@@ -6,7 +6,7 @@ import { Recorder } from "../../lib/record/recorder.js";
 import { frame } from "../../lib/bus/frame.js";
 import { cleanTemp, tempDir } from "../helpers/processes.js";
 
-describe("the session log on disk (facts-proxy-core §3.1, §3.4)", () => {
+describe("the session log on disk", () => {
   after(cleanTemp);
 
   it("creates the directory, writes the header first, then each entry", async () => {

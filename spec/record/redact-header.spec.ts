@@ -1,6 +1,6 @@
 /**
- * Issue 10, item 14: the real proxy, run with `--record`, keeps none of the command line's
- * or the upstream URL's secrets in the log, in any of the forms the issue found.
+ * The real proxy, run with `--record`, keeps none of the command line's or the upstream URL's
+ * secrets in the log, in any of the forms docs/secrets-and-upstream-options.md lists.
  */
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";

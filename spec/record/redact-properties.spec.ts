@@ -1,5 +1,5 @@
 /**
- * Properties of the log header's redaction (issue 10, items 7 and 14): whatever a secret's
+ * Properties of the log header's redaction (docs/secrets-and-upstream-options.md): whatever a secret's
  * value, wherever the command puts it, in any of the forms redaction knows, the value never
  * reaches the header; what names no secret is kept; redacting twice changes nothing more.
  */

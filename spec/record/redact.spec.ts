@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { redactCommand, redactUrl } from "../../lib/record/redact.js";
 
-describe("credential redaction in the log header (facts-proxy-core §3.7–3.8)", () => {
+describe("credential redaction in the log header", () => {
   it("redacts the values of credential-looking arguments in the server command", () => {
     const command = [
       "npx", "-y", "some-mcp-server", "--api-key", "sk-123", "--token=abc", "GITHUB_TOKEN=ghp_456",
@@ -32,7 +32,7 @@ describe("credential redaction in the log header (facts-proxy-core §3.7–3.8)"
   });
 });
 
-describe("credential redaction: the forms issue 10 found kept in the log header", () => {
+describe("credential redaction: forms an earlier build kept in the log header", () => {
   it("drops the userinfo of connection strings and any other URL, wherever it stands", () => {
     assert.deepEqual(
       redactCommand([

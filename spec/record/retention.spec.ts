@@ -6,7 +6,7 @@ import { pruneAnswerCache, pruneSessionLogs } from "../../lib/record/retention.j
 import { isSessionFileName, sessionId } from "../../lib/record/session-id.js";
 import { cleanTemp, tempDir } from "../helpers/processes.js";
 
-describe("--retain-days pruning (facts-proxy-core §3.9)", () => {
+describe("--retain-days pruning", () => {
   after(cleanTemp);
 
   const S1 = sessionId(Date.UTC(2026, 0, 2, 3, 4, 5, 6), 4242); // 20260102T030405.006Z-4242

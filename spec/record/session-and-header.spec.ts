@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { hostSession, logHeader } from "../../lib/record/log-header.js";
 import { sessionId } from "../../lib/record/session-id.js";
 
-describe("session ids and the log header (facts-proxy-core §3.1–3.2)", () => {
+describe("session ids and the log header", () => {
   it("names a session by its UTC start time to the millisecond and the proxy's pid", () => {
     const vectors: Array<[number, number, string]> = [
       [0, 1, "19700101T000000.000Z-1"],

@@ -1,6 +1,6 @@
 /**
  * Which parts of each kind of entry are data: the proxy's own texts in every form the
- * proxy writes (facts-guards §1.2, §3.4, §5), batches, the server's notifications and
+ * proxy writes (refusals, commit reports, flow appendices), batches, the server's notifications and
  * errors, the host's answers to the server, raw lines; and what is kept as it was.
  */
 import assert from "node:assert/strict";

@@ -5,7 +5,7 @@
  * character or none), the replacement is one-to-one on values as they are compared (trimmed,
  * lower-cased, without a leading `#`) across every session, and each log keeps its
  * entries, tool names and JSON shapes. Where every value is spelled one way, the Episode
- * read from the copy (turns, calls, results, customer lines) is the original's; spellings
+ * read from the copy (turns, calls, results, customer lines) is the recorded log's; spellings
  * that compare equal (`#W1a`, `w1a`) share one pseudonym, by design, so there the copy can
  * join what exact comparison kept apart (docs/redact.md).
  */
@@ -149,7 +149,7 @@ describe("redact: properties", () => {
     );
   });
 
-  it("where each value is spelled one way, the copy's Episodes have the originals' turns, calls, results and customer lines", () => {
+  it("where each value is spelled one way, the copy's Episodes have the recorded logs' turns, calls, results and customer lines", () => {
     const shape = (log: McpLog): unknown[] =>
       episode(log).events.map((ev): unknown =>
         ev.kind === "assistant"

@@ -1,5 +1,5 @@
 /**
- * The redaction rule on logs held in memory (facts-guards §7.6, tests 50–52): what few
+ * The redaction rule on logs held in memory (docs/redact.md): what few
  * sessions share is hashed, what many share is kept, one value has one hash everywhere,
  * a phrase typed in the conversation gets its record's hash, named fields are hashed
  * however shared, and declared names are kept however rare.
@@ -50,7 +50,7 @@ describe("redact: the rule", () => {
     // Another salt, other hashes.
     const other = redactLogs(logs, opts("pepper"));
     assert.notDeepEqual(other[0]!.entries[1]!.message, out[0]!.entries[1]!.message);
-    // The originals are untouched.
+    // The logs given are untouched.
     assert.ok(toJsonl(logs[0]!).includes("c0@x.com"));
   });
 

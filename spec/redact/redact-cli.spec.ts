@@ -1,10 +1,9 @@
 /**
- * `stretto redact` over sessions the proxy really recorded (facts-guards §6.3, §7.1 test 7,
- * §7.6): customers of the demo shop served with guards, stretto_commit and the conversation
+ * `stretto redact` over sessions the proxy really recorded: customers of the demo shop served with guards, stretto_commit and the conversation
  * (and, when the published flow is beside the repository, two served with it), redacted,
  * then learned from. The copy holds no customer's values, the proxy's own entries carry the
  * same pseudonyms as the calls they quote, and the flow learned from the copy is the one
- * learned from the originals.
+ * learned from the recorded logs.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -55,7 +54,7 @@ describe("stretto redact: recorded sessions", function () {
     cleanTemp();
   });
 
-  it("hashes each customer's values, keeps what the sessions share, and leaves the originals as they were", async () => {
+  it("hashes each customer's values, keeps what the sessions share, and leaves the recorded logs as they were", async () => {
     const before = snapshot(raw);
     const out = join(tempDir(), "made", "here");
     const r = await stretto(["redact", "--sessions", raw, "--out", out]);
@@ -78,7 +77,7 @@ describe("stretto redact: recorded sessions", function () {
     for (const kept of ["no longer needed", "found it cheaper", "pending", "get_user_details", "Desk lamp", "(policy check retail.cancel_reason)"]) {
       assert.ok(text.includes(kept), `${kept} was kept`);
     }
-    // The headers are the originals'.
+    // The headers are the recorded logs' own.
     for (const p of sessionLogs(raw)) {
       const header = readFileSync(p, "utf8").split("\n")[0]!;
       const session = (JSON.parse(header) as { session: string }).session;
@@ -124,7 +123,7 @@ describe("stretto redact: recorded sessions", function () {
     if (served.length > 0) assert.ok(copies.some((l) => l.some((e) => texts(e.message).includes("--- Also looked up"))), "the flow appended its lookups");
   });
 
-  it("a flow learned from the copy is the one learned from the originals (provenance aside), with and without named fields", async function () {
+  it("a flow learned from the copy is the one learned from the recorded logs (provenance aside), with and without named fields", async function () {
     const flows = tempDir();
     const learn = async (sessions: string, name: string): Promise<Record<string, unknown>> => {
       const path = join(flows, `${name}.flow.json`);

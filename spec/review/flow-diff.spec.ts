@@ -1,5 +1,5 @@
 /**
- * `stretto flow-diff` (issue 11, item 4; facts-ops §3): what changed between two flows, the
+ * `stretto flow-diff` (docs/flow-review.md): what changed between two flows, the
  * changes that need review (exit 1) and those only listed (exit 0), errors (exit 2), through
  * the real binary on the published flow and flows edited from it.
  */
@@ -32,7 +32,7 @@ function headings(md: string): string[] {
   return md.split("\n").filter((l) => l.startsWith("## ")).map((l) => l.slice(3));
 }
 
-describe("stretto flow-diff (issue 11, item 4)", function () {
+describe("stretto flow-diff", function () {
   let flow: FlowJson;
   before(function () {
     flow = JSON.parse(requireFixture(this)) as FlowJson;

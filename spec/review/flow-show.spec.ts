@@ -1,5 +1,5 @@
 /**
- * `stretto flow-show` (issue 11, item 4; facts-ops §3): the published flow and flows edited
+ * `stretto flow-show` (docs/flow-review.md): the published flow and flows edited
  * from it, each case of the review's layout, the options and the errors, through the real
  * binary. Expected numbers are re-counted from the flow file (recount.ts).
  */
@@ -14,7 +14,7 @@ import { fold, withArbiter, withReach } from "./flow-kinds.js";
 import { pooledChance, share } from "./recount.js";
 import { edited, programWithBound, row, show, stretto, writeFlow, type FlowJson } from "./review-helpers.js";
 
-describe("stretto flow-show (issue 11, item 4)", function () {
+describe("stretto flow-show", function () {
   let flow: FlowJson;
   before(function () {
     flow = JSON.parse(requireFixture(this)) as FlowJson;

@@ -5,7 +5,7 @@ const call = (id: string, order: string): ToolCall => ({ id, name: "get_order", 
 const result = (id: string): EpisodeEvent => ({ kind: "tool_result", call_id: id, name: "get_order", error: false, content: "{}" });
 const ids = (ep: Episode): string[] => toolCalls(ep).map((c) => c.id);
 
-describe("trace: Episode helpers (§8.2)", () => {
+describe("trace: Episode helpers", () => {
   const episode: Episode = {
     id: "e",
     task_id: "t",
@@ -22,7 +22,6 @@ describe("trace: Episode helpers (§8.2)", () => {
     ],
   };
 
-  // §9.2 item 69
   it("after_a_call_its_turns_calls_still_in_flight_are_set_apart", () => {
     // When the third returns, the second has too; the first is still on its way.
     const third = afterCall(episode, "3");

@@ -16,8 +16,7 @@ import {
 } from "../../lib/trace/index.js";
 import { HEADER, at, call, callWith, logAt, logOf, outline, reply, results, type Line } from "./log-fixtures.js";
 
-describe("trace: log → Episode (§8.2–8.4)", () => {
-  // §9.2 item 49
+describe("trace: log → Episode", () => {
   it("version_2_adds_the_conversation_and_the_proxys_own_calls", () => {
     const log = logOf([
       ["context", { role: "user", content: "Cancel #W1 please" }],
@@ -54,7 +53,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.throws(() => parseLog(HEADER.replace('"stretto_mcp_log":1', '"stretto_mcp_log":3') + "\n"));
   });
 
-  // §9.2 item 50
   it("the_proxys_own_answers_count_and_a_calls_first_response_wins", () => {
     const log = logOf([
       call(1, "get_user"),
@@ -86,7 +84,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     ]);
   });
 
-  // §9.2 item 51
   it("groups_parallel_calls_into_one_turn", () => {
     const log = logOf([
       call(1, "get_user"),
@@ -124,7 +121,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.equal(toolCalls(ep).length, 7);
   });
 
-  // §9.2 item 52
   it("marks_tool_errors_and_protocol_errors", () => {
     const log = logOf([
       call(1, "cancel_order"),
@@ -167,7 +163,7 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     ]);
   });
 
-  it("writes a result's JSON as the original does: compact, keys sorted", () => {
+  it("writes a result's JSON compact, keys sorted, whatever order the server sent", () => {
     const log = logOf([
       call(1, "a"),
       ["server", { jsonrpc: "2.0", id: 1, result: { structuredContent: { z: 1, a: [true, null], é: "x" } } }],
@@ -183,7 +179,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     ]);
   });
 
-  // §9.2 item 53
   it("matches_string_and_numeric_ids", () => {
     const log = logOf([
       call(7, "get_user"),
@@ -208,7 +203,7 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.equal((ep.events[2] as ToolResultEvent).name, "get_user");
   });
 
-  // §9.2 item 54: a message of the conversation in another role, a call without a name, a
+  // A message of the conversation in another role, a call without a name, a
   // cancellation of nothing and a request of the client's own make no event. A call that
   // reuses the id of one still awaiting its result replaces it, and an error without a
   // message is shown whole.
@@ -227,7 +222,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.deepEqual(results(ep), [["2", true, '{"code":-32000}']]);
   });
 
-  // §9.2 item 56
   it("skips_raw_lines_and_flattens_batches", () => {
     const text = [
       HEADER,
@@ -255,7 +249,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.deepEqual([ep2.domain, ep2.agent_model], ["shop", "glm-5"]);
   });
 
-  // §9.2 item 57
   it("a_call_close_after_its_turns_last_response_is_the_same_llm_turn", () => {
     // As in a Claude Code session: two reads of the turn reach the server together, and the
     // other two, streamed later, 120 ms after the last response. The next turn comes later.
@@ -301,7 +294,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.deepEqual(outline(episode(late)), ["turn(a,b)", "result:1", "result:2", "turn(c)"]);
   });
 
-  // §9.2 item 58
   it("a_call_that_needs_what_its_turn_returned_starts_a_new_one", () => {
     // A scripted agent calls as soon as it has a result: finding the user comes first, and
     // reading them needs the id it returned.
@@ -330,7 +322,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.equal(usesNewValues({ a: "é1" }, "é1", ""), true);
   });
 
-  // §9.2 item 59
   it("something_said_between_calls_ends_the_turn", () => {
     const log = at([
       [0, call(1, "get_order")],
@@ -343,7 +334,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.equal(callId("stretto-1"), "stretto-1");
   });
 
-  // §9.2 item 60
   it("the_proxys_lookups_one_after_another_are_turns_of_their_own", () => {
     // A flow's chain: each lookup follows the last one's result within milliseconds,
     // needing nothing it returned.
@@ -366,7 +356,6 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     ]);
   });
 
-  // §9.2 item 61
   it("a_cancelled_call_releases_its_turn", () => {
     const log = logOf([
       call(1, "slow_search"),
@@ -395,7 +384,7 @@ describe("trace: log → Episode (§8.2–8.4)", () => {
     assert.equal(calls[1]!.arguments, null);
   });
 
-  describe("protocol eras (peers.md §6.4)", () => {
+  describe("protocol eras", () => {
     const meta = (name: string): Json => ({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name, version: "1" },

@@ -1,6 +1,6 @@
 /**
  * The `stretto` commands that read a folder of session logs (episodes, manifest, guards)
- * when the folder holds files named `*.jsonl` that are no logs (issue 10, item 13): a
+ * when the folder holds files named `*.jsonl` that are no logs (docs/exit-status-and-folder-readers.md): a
  * 0-byte log (as SIGKILL before the first line leaves it), a corrupt one, a FIFO. Each is
  * skipped with one warning naming it and the rest is read; with --strict it is an error
  * (exit 1). Run as processes, with timeouts only as safety nets against a hang.
@@ -70,7 +70,7 @@ function withGoodLogs(): { dir: string; clean: string } {
   return { dir, clean };
 }
 
-describe("stretto folder readers: files that are no logs (issue 10, item 13)", function () {
+describe("stretto folder readers: files that are no logs", function () {
   this.timeout(180_000);
   after(() => {
     killAll();

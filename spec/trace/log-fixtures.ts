@@ -1,7 +1,7 @@
 /**
- * Builders for the logs the trace specs read, after the original's own test helpers
- * (crates/stretto-trace/src/mcp.rs): `logOf` puts lines a second apart, as long as an LLM
- * turn takes; `logAt` times each line itself.
+ * Builders for the logs the trace specs read: `logOf` puts lines a second apart, as long as
+ * an LLM turn takes (and beyond the 500 ms within which a call may join the turn before);
+ * `logAt` times each line itself.
  */
 import type { Episode, Json, McpLog, Peer } from "../../lib/trace/index.js";
 import { entryJson, parseLog } from "../../lib/trace/index.js";

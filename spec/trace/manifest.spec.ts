@@ -12,10 +12,9 @@ import {
 } from "../../lib/trace/index.js";
 import { logOf, type Line } from "./log-fixtures.js";
 
-describe("trace: tool manifests and contracts (§8.5)", () => {
+describe("trace: tool manifests and contracts", () => {
   const schema = { type: "object" };
 
-  // §9.2 item 48
   it("reads_tool_kinds_from_annotations", () => {
     const log = logOf([
       ["client", { jsonrpc: "2.0", id: 1, method: "tools/list" }],
@@ -102,7 +101,8 @@ describe("trace: tool manifests and contracts (§8.5)", () => {
     const bare = listing(2, { name: "t", annotations: { readOnlyHint: true } });
     assert.deepEqual(manifest(logOf(documented), "d").docs, { t: { summary: "Does things", args: {} } });
     assert.deepEqual(manifest(logOf([...documented, ...bare]), "d"), { domain: "d", tools: { t: "read" }, docs: {} });
-    // manifestOf adds each log's docs, as the original's does: a log without docs removes none.
+    // manifestOf adds each log's docs: a log without docs removes none (a later listing that
+    // leaves out descriptions should not erase what an earlier one documented).
     assert.deepEqual(manifestOf([logOf(documented), logOf(bare)], "d"), {
       domain: "d",
       tools: { t: "read" },
@@ -112,7 +112,6 @@ describe("trace: tool manifests and contracts (§8.5)", () => {
     assert.equal(collapse("\ufeffa  b\u00a0c"), "\ufeffa b c");
   });
 
-  // §9.2 item 55 (first half)
   it("a_listed_tool_without_a_name_is_left_out", () => {
     const log = logOf([
       ["client", { jsonrpc: "2.0", id: 1, method: "tools/list" }],
@@ -121,7 +120,6 @@ describe("trace: tool manifests and contracts (§8.5)", () => {
     assert.deepEqual(Object.keys(manifest(log, "d").tools), ["get"]);
   });
 
-  // §9.2 item 62
   it("a_tools_contract_names_its_arguments_types_and_which_are_required", () => {
     const tool = {
       name: "get_order",

@@ -35,8 +35,7 @@ import {
 
 const sessions = (merged: Sessions): string[] => merged.logs.map((l) => l.header.session);
 
-describe("trace: sessions across servers (§8.6)", () => {
-  // §9.2 item 63
+describe("trace: sessions across servers", () => {
   it("a_host_sessions_logs_are_one_session_across_servers", () => {
     const list = (id: number, tool: string): [Line, Line] => [
       ["client", { jsonrpc: "2.0", id, method: "tools/list" }],
@@ -101,7 +100,6 @@ describe("trace: sessions across servers (§8.6)", () => {
     ]);
   });
 
-  // §9.2 item 64
   it("a_reused_host_id_names_each_of_its_sessions", () => {
     const a1 = serverLog("a", "host-7", 0, oneCall("x", 0, 10));
     const b1 = serverLog("b", "host-7", 5, oneCall("y", 0, 3));
@@ -136,7 +134,6 @@ describe("trace: sessions across servers (§8.6)", () => {
     assert.deepEqual(names(merged.logs[0]!), ["b::1 b::y", "a::1 a::x"]);
   });
 
-  // §9.2 item 65
   it("two_servers_of_one_name_at_once_were_not_one_hosts", () => {
     // A harness ran two sessions of the same server from one process.
     const x1 = () => serverLog("a", "h", 0, oneCall("x", 0, 50));
@@ -180,7 +177,6 @@ describe("trace: sessions across servers (§8.6)", () => {
     assert.deepEqual(outline(episode(merged.logs[0]!)), ["turn(a::x)", "result:a::1"]);
   });
 
-  // §9.2 item 66
   it("a_proxy_that_logs_a_different_line_keeps_it", () => {
     const a = serverLog("a", "h", 0, [
       timed(0, said("one")),
@@ -196,7 +192,6 @@ describe("trace: sessions across servers (§8.6)", () => {
     assert.deepEqual(lines, ['"one"', '"two"', '"not a message"', '"other"', "raw not json"]);
   });
 
-  // §9.2 item 67
   it("a_servers_name_is_its_proxys_or_its_own", () => {
     const log = logOf([
       ["client", { jsonrpc: "2.0", id: 9, result: { serverInfo: { name: "not the server" } } }],
@@ -219,7 +214,6 @@ describe("trace: sessions across servers (§8.6)", () => {
     assert.ok(!text.includes("host_session") && !text.includes("server_name"), text);
   });
 
-  // §9.2 item 68
   it("a_qualified_name_splits_back_into_server_and_tool", () => {
     assert.equal(qualify("docs", "search"), "docs::search");
     assert.equal(serverOf("docs::search"), "docs");
@@ -231,7 +225,6 @@ describe("trace: sessions across servers (§8.6)", () => {
     assert.equal((ep.events[2] as ToolResultEvent).name, "docs::search");
   });
 
-  // §9.2 item 68 (its second test)
   it("every_id_and_tool_of_a_log_is_named_after_its_server", () => {
     const log = logOf([
       [

@@ -33,8 +33,7 @@ async function rejection(p: Promise<unknown>): Promise<string> {
   assert.fail("expected a rejection");
 }
 
-describe("trace: reading logs (§8.1)", () => {
-  // §9.2 item 44
+describe("trace: reading logs", () => {
   it("parses_the_header_and_entries", () => {
     const text = [
       HEADER,
@@ -54,13 +53,11 @@ describe("trace: reading logs (§8.1)", () => {
     assert.equal([...messages(log)].length, 1);
   });
 
-  // §9.2 item 45
   it("tells_session_logs_from_the_logs_beside_them", () => {
     const kinds = ["s.jsonl", "s.flow.jsonl", "s.confirm.jsonl", "s.json"].map(isSessionLog);
     assert.deepEqual(kinds, [true, false, false, false]);
   });
 
-  // §9.2 item 46
   it("rejects_what_is_not_a_log", () => {
     assert.equal(errorOf(() => parseLog("")), "empty log: no header line");
     assert.equal(errorOf(() => parseLog(" \n\t\n")), "empty log: no header line");
@@ -90,7 +87,6 @@ describe("trace: reading logs (§8.1)", () => {
     assert.equal(errorOf(() => parseLog(negative)), "line 2: `t_ms` must be >= 0");
   });
 
-  // §9.2 item 47
   it("drops_a_last_line_cut_off_mid_write", () => {
     const text = `${HEADER}\n{"t_ms":1,"from":"client","raw":"x"}\n{"t_ms":2,"from":"serv`;
     assert.equal(parseLog(text).entries.length, 1);
@@ -141,7 +137,6 @@ describe("trace: reading logs (§8.1)", () => {
       await rm(dir, { recursive: true, force: true });
     });
 
-    // §9.2 item 55 (its second half)
     it("says_which_file_it_could_not_read", async () => {
       assert.equal(
         await rejection(readLog("/nonexistent/session.jsonl")),

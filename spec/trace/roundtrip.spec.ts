@@ -1,7 +1,7 @@
 /**
  * Round trips through the real binaries: a host drives stretto-mcp-demo through
  * stretto-proxy --record, and what the trace library (and `stretto`) reads back is what
- * happened. facts-proxy-core §8.4 (the end-to-end fixture), §9.2 items 1 and 24.
+ * happened: a session recorded end to end, and two proxies of one host session merged.
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -28,7 +28,7 @@ const PROXY = bin("stretto-proxy");
 const DEMO = bin("stretto-mcp-demo");
 const STRETTO = bin("stretto");
 
-/** Each event as `turn(id=name,…)`, `result(id=name)` or `error(id=name)`, as tests/proxy.rs has it. */
+/** Each event as `turn(id=name,…)`, `result(id=name)` or `error(id=name)`: an outline a test can compare at a glance. */
 function outline(ep: Episode): string[] {
   return ep.events.map((e) => {
     if (e.kind === "assistant") return `turn(${e.calls.map((c) => `${c.id}=${c.name}`).join(",")})`;
@@ -139,9 +139,9 @@ describe("trace: round trips through stretto-proxy --record (bins)", function ()
     assert.deepEqual(JSON.parse(r.stdout), ep);
   });
 
-  // §8.4's end-to-end fixture (tests/proxy.rs `forwards_unchanged_and_records_an_episode`):
-  // the host writes its lines itself, two calls in one write.
-  it("reads back the original's end-to-end session, line for line", async () => {
+  // A fixed end-to-end session, the same one the Rust implementation's tests record (so both
+  // read it back alike): the host writes its lines itself, two calls in one write.
+  it("reads back a fixed end-to-end session, line for line", async () => {
     const lines = {
       initialize:
         '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"stretto-test-host","version":"0.0.1"}}}',
@@ -198,7 +198,7 @@ describe("trace: round trips through stretto-proxy --record (bins)", function ()
     assert.deepEqual(manifest(log, ep.domain).tools, { lookup: "read", update: "write" });
   });
 
-  // §9.2 item 24, the trace half: two proxies of one host session are one session.
+  // Two proxies of one host session are one session (the trace's half; e2e/flow-servers has the flow's).
   it("merges two proxies with --server-name and one STRETTO_SESSION into one session", async () => {
     const env = { STRETTO_SESSION: "task-7" };
     const record = ["--record", dir];

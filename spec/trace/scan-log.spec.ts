@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fullScan, scanLog, toJsonl } from "../../lib/trace/index.js";
 import { HEADER, call, logOf, reply } from "./log-fixtures.js";
 
-describe("trace: a log's summary read from its ends (§8.6 grouping)", () => {
+describe("trace: a log's summary read from its ends", () => {
   let dir = "";
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "stretto-trace-scan-"));

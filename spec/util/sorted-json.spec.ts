@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { sortedJson } from "../../lib/util/sorted-json.js";
 
-describe("sortedJson (the original's re-serialization)", () => {
+describe("sortedJson (compact, keys sorted by UTF-8 bytes)", () => {
   it("sorts keys by UTF-8 bytes, integer-like keys included, at every depth", () => {
     assert.equal(sortedJson({ b: 1, "10": 2, "9": 3 }), '{"10":2,"9":3,"b":1}');
     assert.equal(sortedJson({ z: [{ y: 1, x: null }], a: "é" }), '{"a":"é","z":[{"x":null,"y":1}]}');
