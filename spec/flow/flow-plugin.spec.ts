@@ -72,6 +72,8 @@ class Harness {
       episode: () => this.log.episode(),
       say: (m: string) => this.said.push(m),
       serverOpen: () => this.serverOpen,
+      provide() {},
+      service: () => undefined,
     } as unknown as PluginContext;
     const sink: FlowLogSink = { write: (l) => this.lines.push(l) };
     const p = flowPlugin({ decider: "habit", threshold: 0.1, log: () => sink, ...settings })(session) as Plugin;
