@@ -33,7 +33,7 @@ async function runCommit(
 }
 
 describe("stretto_commit (plugin test kit)", () => {
-  it("makes its calls in order and reports each (item 12)", async () => {
+  it("makes its calls in order and reports each", async () => {
     const r = await runCommit((name, m) => toolResultFor(m, name === "find_user_id_by_email" ? "user_7" : '{"status":"pending"}'), {
       calls: [{ name: "get_order_details", arguments: { order_id: "#W7a" } }, { name: "find_user_id_by_email" }],
     });
@@ -45,7 +45,7 @@ describe("stretto_commit (plugin test kit)", () => {
     assert.equal(r.result.result.content[0]!.text, 'get_order_details {"order_id":"#W7a"}:\n{"status":"pending"}\n\nfind_user_id_by_email {}:\nuser_7');
   });
 
-  it("stops at a call that fails, and lists what it did not run (item 13)", async () => {
+  it("stops at a call that fails, and lists what it did not run", async () => {
     const r = await runCommit((_name, m) => toolResultFor(m, "Order not found", true), {
       calls: [{ name: "get_order_details", arguments: { order_id: "#W7c" } }, { name: "find_user_id_by_email", arguments: {} }],
     });
@@ -61,7 +61,7 @@ describe("stretto_commit (plugin test kit)", () => {
     ["an item named stretto_commit", [{ name: "stretto_commit", arguments: {} }]],
     ["arguments that are not an object", [{ name: "get_order_details", arguments: "#W7a" }]],
   ] as const) {
-    it(`runs nothing when its calls are ${what} (item 14)`, async () => {
+    it(`runs nothing when its calls are ${what}`, async () => {
       const r = await runCommit((_name, m) => toolResultFor(m, ""), { calls });
       assert.equal(r.asked.length, 0);
       assert.equal(r.result.result.isError, true);
@@ -69,7 +69,7 @@ describe("stretto_commit (plugin test kit)", () => {
     });
   }
 
-  it("stops where the guards refuse, and sends nothing more (item 15)", async () => {
+  it("stops where the guards refuse, and sends nothing more", async () => {
     const check: CallCheck = (c) => (c.name === "cancel_pending_order" ? { refused: true, reason: "'x' is not an accepted reason (policy check retail.cancel_reason)" } : { refused: false });
     const r = await runCommit((_name, m) => toolResultFor(m, "fine"), {
       calls: [{ name: "cancel_pending_order", arguments: { order_id: "#W7a", reason: "x" } }, { name: "get_order_details", arguments: { order_id: "#W7a" } }],
@@ -78,7 +78,7 @@ describe("stretto_commit (plugin test kit)", () => {
     assert.equal(r.result.result.content[0]!.text, `cancel_pending_order {"order_id":"#W7a","reason":"x"} was refused by the policy check: 'x' is not an accepted reason (policy check retail.cancel_reason)\n\nget_order_details {"order_id":"#W7a"} was not run`);
   });
 
-  it("reports a call the server never answers, and says so on stderr past its patience (item 16)", async () => {
+  it("reports a call the server never answers, and says so on stderr past its patience", async () => {
     const late = await runCommit(() => undefined, { calls: [{ name: "cancel_pending_order", arguments: { order_id: "#W7b" } }] }, { commit: { patienceMs: 500 } });
     assert.equal(late.result.result.content[0]!.text, 'cancel_pending_order {"order_id":"#W7b"} got no answer from the server');
     assert.equal(late.result.result.isError, true);
@@ -87,7 +87,7 @@ describe("stretto_commit (plugin test kit)", () => {
     assert.deepEqual(gone.said, [], "a server that is gone is not a patience problem");
   });
 
-  it("tells a request's answer apart: errors, text items, isError (item 27)", () => {
+  it("tells a request's answer apart: errors, text items, isError", () => {
     assert.deepEqual(answerText({ error: { code: -32000, message: "gone" } }), { text: "gone", failed: true });
     assert.deepEqual(answerText({ error: { code: -32000 } }), { text: "error", failed: true });
     assert.deepEqual(answerText({ result: { content: [{ type: "text", text: "a" }, { type: "image", data: "x" }, { type: "resource", text: "b" }], isError: false } }), { text: "a\nb", failed: false });
@@ -95,7 +95,7 @@ describe("stretto_commit (plugin test kit)", () => {
     assert.deepEqual(answerText({ result: {} }), { text: "", failed: false });
   });
 
-  it("lists itself after the server's tools, on the last page only; leaves other answers alone (item 28)", async () => {
+  it("lists itself after the server's tools, on the last page only; leaves other answers alone", async () => {
     const pages: Record<number, unknown> = { 1: { tools: [{ name: "lookup" }], nextCursor: "p2" }, 2: { tools: [{ name: "lookup" }] }, 3: { tools: "none" } };
     const r = await runPlugins({
       plugins: [commitPlugin()],
