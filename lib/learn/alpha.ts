@@ -31,30 +31,86 @@ export interface StepCounts {
   weight: number;
 }
 
-/** The counts each step's prediction read, merged where equal (weights add). */
-export function prequentialCounts(order: number, train: readonly TrainingEpisode[]): StepCounts[] {
+/**
+ * The merged step counts packed into one array of numbers: each entry's counts, then its
+ * weight. One entry per distinct reading, which with many sessions is nearly one per step,
+ * so a few numbers each rather than an object each.
+ */
+export class PackedStepCounts {
+  private data = new Float64Array(1024);
+  private used = 0;
+  constructor(
+    /** Numbers per entry's counts: two per level. */
+    readonly width: number,
+  ) {}
+
+  get length(): number {
+    return this.used / (this.width + 1);
+  }
+
+  /** Appends an entry; its index. */
+  push(counts: readonly number[], weight: number): number {
+    const w = this.width + 1;
+    if (this.used + w > this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data.set(counts, this.used);
+    this.data[this.used + this.width] = weight;
+    this.used += w;
+    return this.used / w - 1;
+  }
+
+  addWeight(i: number, weight: number): void {
+    this.data[i * (this.width + 1) + this.width] += weight;
+  }
+
+  /** The entries' numbers, `width + 1` each. */
+  get values(): Float64Array {
+    return this.data.subarray(0, this.used);
+  }
+}
+
+/** The counts each step's prediction read, merged where equal (weights add), in first-seen order. */
+export function prequentialCounts(order: number, train: readonly TrainingEpisode[]): PackedStepCounts {
   const tables = Array.from({ length: order + 1 }, () => new CountTable());
-  const merged = new Map<string, StepCounts>();
+  const merged = new Map<string, number>();
+  const out = new PackedStepCounts(2 * (order + 1));
+  const counts: number[] = new Array<number>(out.width);
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
-      const counts: number[] = [];
       for (let j = 0; j <= order; j++) {
         const c = tables[j]!.get(contextBefore(ep.symbols, t, j));
-        counts.push(c?.byAction.get(a) ?? 0, c?.total ?? 0);
+        counts[2 * j] = c?.byAction.get(a) ?? 0;
+        counts[2 * j + 1] = c?.total ?? 0;
       }
       const key = counts.join(",");
       const seen = merged.get(key);
-      if (seen) seen.weight += ep.weight;
-      else merged.set(key, { counts, weight: ep.weight });
+      if (seen !== undefined) out.addWeight(seen, ep.weight);
+      else merged.set(key, out.push(counts, ep.weight));
       for (let j = 0; j <= order; j++) addAction(tables[j]!.at(contextBefore(ep.symbols, t, j)), a, ep.weight);
     });
   }
-  return [...merged.values()];
+  return out;
 }
 
+/** Step counts as a list of entries or packed. */
+export type StepCountList = readonly StepCounts[] | PackedStepCounts;
+
 /** The prequential log-likelihood at `alpha` over `vocabSize` actions. */
-export function prequentialLogLik(steps: readonly StepCounts[], alpha: number, vocabSize: number): number {
+export function prequentialLogLik(steps: StepCountList, alpha: number, vocabSize: number): number {
   let sum = 0;
+  if (steps instanceof PackedStepCounts) {
+    const v = steps.values;
+    const width = steps.width;
+    for (let at = 0; at < v.length; at += width + 1) {
+      let p = 1 / vocabSize;
+      for (let k = 0; k < width; k += 2) p = (v[at + k]! + alpha * p) / (v[at + k + 1]! + alpha);
+      sum += v[at + width]! * Math.log(p);
+    }
+    return sum;
+  }
   for (const { counts, weight } of steps) {
     let p = 1 / vocabSize;
     for (let k = 0; k < counts.length; k += 2) p = (counts[k]! + alpha * p) / (counts[k + 1]! + alpha);
@@ -64,7 +120,7 @@ export function prequentialLogLik(steps: readonly StepCounts[], alpha: number, v
 }
 
 /** The unnormalized log posterior of log α. */
-export function logPosterior(steps: readonly StepCounts[], logAlpha: number, vocabSize: number): number {
+export function logPosterior(steps: StepCountList, logAlpha: number, vocabSize: number): number {
   return prequentialLogLik(steps, Math.exp(logAlpha), vocabSize) - (logAlpha * logAlpha) / (2 * PRIOR_SD * PRIOR_SD);
 }
 
@@ -75,7 +131,7 @@ export function logPosterior(steps: readonly StepCounts[], logAlpha: number, voc
  * interpolated where it crosses one half. With much data the posterior is narrow, so the
  * fine grid is fine indeed; and each point costs a pass over the merged step counts.
  */
-export function posteriorMedianAlpha(steps: readonly StepCounts[], vocabSize: number): number {
+export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): number {
   const coarse = Math.round((GRID_MAX - GRID_MIN) / COARSE_STEP) + 1;
   const cx = Array.from({ length: coarse }, (_, i) => GRID_MIN + i * COARSE_STEP);
   const clp = cx.map((x) => logPosterior(steps, x, vocabSize));

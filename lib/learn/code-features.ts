@@ -11,7 +11,8 @@
  * 5 nats, up to 8 fields. A tool's ids are its value combinations in sorted order, 1..63.
  */
 import { compareCodePoints, isObject, type Json } from "../trace/json.js";
-import { fieldValues, habitPredict, symbol } from "../flow/decide/index.js";
+import type { Episode } from "../trace/index.js";
+import { OK, fieldValues, habitPredict, steps, symbol } from "../flow/decide/index.js";
 import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../flow/ir/index.js";
 import { fitGrouped } from "./fit-habit.js";
 import type { TrainingEpisode } from "./training-set.js";
@@ -26,18 +27,19 @@ const MAX_SHARE = 0.98;
 
 export const emptyMap = (): FeatureMap => ({ fields: new Map(), ids: new PairMap() });
 
-/** Each tool's successful outputs in the training episodes. */
-function outputsByTool(train: readonly TrainingEpisode[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const ep of train) {
-    for (const s of ep.steps) {
-      if (s.kind !== "call" || s.output === undefined) continue;
-      const list = out.get(s.tool);
-      if (list === undefined) out.set(s.tool, [s.output]);
-      else list.push(s.output);
-    }
-  }
-  return out;
+/**
+ * What the search reads of the training episodes' results: each tool's candidate fields,
+ * and at every call step the values its tool's candidates read from the step's result
+ * (all MISSING for a failed call, which has none). Everything else of the results is let
+ * go, so the search holds a few short strings a step.
+ */
+export interface FieldTable {
+  /** The candidates, by tool then path. */
+  candidates: [string, CodeField][];
+  /** Each tool's candidates, in the order above, with each one's place by its key. */
+  byTool: Map<string, { fields: CodeField[]; index: Map<string, number> }>;
+  /** Per training episode, per step: its tool's candidates' values, or undefined. */
+  values: (readonly string[] | undefined)[][];
 }
 
 function parse(text: string): Json | undefined {
@@ -47,6 +49,8 @@ function parse(text: string): Json | undefined {
     return undefined;
   }
 }
+
+const fieldKey = (f: CodeField): string => `${f.kind === "len" ? "L" : "S"}${f.path}`;
 
 /** The fields an output offers: scalars and arrays at the top level and one level down. */
 function fieldsOf(v: Json | undefined, into: Map<string, CodeField>): void {
@@ -60,38 +64,107 @@ function fieldsOf(v: Json | undefined, into: Map<string, CodeField>): void {
   for (const k of Object.keys(v)) visit(`$.${k}`, v[k]!, 0);
 }
 
-/** The candidate fields of each tool, in a fixed order (by tool, then path). */
-export function candidateFields(train: readonly TrainingEpisode[]): [string, CodeField][] {
-  const out: [string, CodeField][] = [];
-  const byTool = outputsByTool(train);
-  for (const tool of [...byTool.keys()].sort(compareCodePoints)) {
-    const outputs = byTool.get(tool)!;
-    const offered = new Map<string, CodeField>();
-    for (const o of outputs) fieldsOf(parse(o), offered);
-    for (const key of [...offered.keys()].sort(compareCodePoints)) {
-      const field = offered.get(key)!;
-      const counts = new Map<string, number>();
-      for (const o of outputs) {
-        const [v] = fieldValues([field], o);
-        counts.set(v!, (counts.get(v!) ?? 0) + 1);
-      }
+/** Each successful call's tool and result text, in order. */
+function* outputs(training: Iterable<Episode>): Generator<[string, string]> {
+  for (const ep of training) {
+    for (const s of steps(ep)) if (s.kind === "call" && s.output !== undefined) yield [s.tool, s.output];
+  }
+}
+
+/**
+ * The candidate fields of the training episodes' results and the values they read, in
+ * three passes over the episodes: the fields each tool's results offer; how many values
+ * each takes (a field is dropped once it has more than allowed); each step's values of
+ * the fields kept.
+ */
+export function fieldTable(training: Iterable<Episode>): FieldTable {
+  const offered = new Map<string, Map<string, CodeField>>();
+  for (const [tool, o] of outputs(training)) {
+    let fields = offered.get(tool);
+    if (fields === undefined) offered.set(tool, (fields = new Map()));
+    fieldsOf(parse(o), fields);
+  }
+  const tools = [...offered.keys()].sort(compareCodePoints);
+  // Per tool: its fields in key order, each with its value counts (undefined once too many).
+  const tally = new Map<string, { fields: CodeField[]; counts: (Map<string, number> | undefined)[]; outputs: number }>();
+  for (const tool of tools) {
+    const fields = [...offered.get(tool)!].sort(([a], [b]) => compareCodePoints(a, b)).map(([, f]) => f);
+    tally.set(tool, { fields, counts: fields.map(() => new Map()), outputs: 0 });
+  }
+  for (const [tool, o] of outputs(training)) {
+    const t = tally.get(tool)!;
+    t.outputs++;
+    const live = t.fields.filter((_, i) => t.counts[i] !== undefined);
+    if (live.length === 0) continue;
+    const values = fieldValues(live, o);
+    let k = 0;
+    t.fields.forEach((_, i) => {
+      const counts = t.counts[i];
+      if (counts === undefined) return;
+      const v = values[k++]!;
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+      if (counts.size > MAX_VALUES) t.counts[i] = undefined;
+    });
+  }
+  const candidates: [string, CodeField][] = [];
+  const byTool: FieldTable["byTool"] = new Map();
+  for (const tool of tools) {
+    const t = tally.get(tool)!;
+    t.fields.forEach((field, i) => {
+      const counts = t.counts[i];
+      if (counts === undefined || counts.size < MIN_VALUES) return;
       const top = Math.max(...counts.values());
-      if (counts.size >= MIN_VALUES && counts.size <= MAX_VALUES && top <= MAX_SHARE * outputs.length) out.push([tool, field]);
+      if (top > MAX_SHARE * t.outputs) return;
+      candidates.push([tool, field]);
+      let own = byTool.get(tool);
+      if (own === undefined) byTool.set(tool, (own = { fields: [], index: new Map() }));
+      own.index.set(fieldKey(field), own.fields.length);
+      own.fields.push(field);
+    });
+  }
+  const values: FieldTable["values"] = [];
+  if (candidates.length > 0) {
+    // The same few values recur: one string each.
+    const interned = new Map<string, string>();
+    const intern = (v: string): string => interned.get(v) ?? (interned.set(v, v), v);
+    for (const ep of training) {
+      values.push(
+        steps(ep).map((s) => {
+          if (s.kind !== "call") return undefined;
+          const own = byTool.get(s.tool);
+          return own === undefined ? undefined : fieldValues(own.fields, s.output).map(intern);
+        }),
+      );
     }
   }
-  return out;
+  return { candidates, byTool, values };
+}
+
+/** The candidate fields of each tool, in a fixed order (by tool, then path). */
+export function candidateFields(training: Iterable<Episode>): [string, CodeField][] {
+  return fieldTable(training).candidates;
+}
+
+/** The values `fields` (some of its tool's candidates) read at step `t` of episode `e`. */
+function valuesAt(table: FieldTable, tool: string, fields: readonly CodeField[], e: number, t: number): string[] {
+  const own = table.byTool.get(tool)!;
+  const all = table.values[e]![t]!;
+  return fields.map((f) => all[own.index.get(fieldKey(f))!]!);
 }
 
 /** The map of `fields`: each tool's value combinations seen in training, numbered 1..63 in sorted order. */
-export function mapOf(fields: ReadonlyMap<string, readonly CodeField[]>, train: readonly TrainingEpisode[]): FeatureMap {
+export function mapOf(fields: ReadonlyMap<string, readonly CodeField[]>, train: readonly TrainingEpisode[], table: FieldTable): FeatureMap {
   const ids = new PairMap<[string, string[]], number>();
-  const byTool = outputsByTool(train);
   for (const [tool, fs] of fields) {
     const combos = new Map<string, string[]>();
-    for (const o of byTool.get(tool) ?? []) {
-      const values = fieldValues(fs, o);
-      combos.set(JSON.stringify(values), values);
-    }
+    train.forEach((ep, e) => {
+      ep.steps.forEach((s, t) => {
+        // The results a call returned: the successful calls.
+        if (s.kind !== "call" || s.tool !== tool || s.outcome !== OK) return;
+        const values = valuesAt(table, tool, fs, e, t);
+        combos.set(JSON.stringify(values), values);
+      });
+    });
     [...combos.values()]
       .sort(compareKeys)
       .slice(0, MAX_IDS)
@@ -101,13 +174,13 @@ export function mapOf(fields: ReadonlyMap<string, readonly CodeField[]>, train: 
 }
 
 /** The training episodes with each step's symbol carrying its feature under `map`. */
-export function encodeWith(map: FeatureMap, train: readonly TrainingEpisode[]): TrainingEpisode[] {
-  return train.map((ep) => ({
+export function encodeWith(map: FeatureMap, train: readonly TrainingEpisode[], table: FieldTable): TrainingEpisode[] {
+  return train.map((ep, e) => ({
     ...ep,
     symbols: ep.steps.map((s, t) => {
       if (s.kind === "respond") return symbol(0, s.outcome, 0);
       const fields = map.fields.get(s.tool);
-      const feature = fields === undefined ? 0 : (map.ids.get([s.tool, fieldValues(fields, s.output)]) ?? 0);
+      const feature = fields === undefined ? 0 : (map.ids.get([s.tool, valuesAt(table, s.tool, fields, e, t)]) ?? 0);
       return symbol(ep.actions[t]!, s.outcome, feature);
     }),
   }));
@@ -132,12 +205,13 @@ export function crossValidated(train: readonly TrainingEpisode[], alpha: number,
 /** The greedy search: the map, and the training episodes encoded with it. */
 export function learnFeatures(
   train: readonly TrainingEpisode[],
+  table: FieldTable,
   alpha: number,
   vocabSize: number,
   order: number,
   group: number,
 ): { map: FeatureMap; train: readonly TrainingEpisode[] } {
-  const candidates = candidateFields(train);
+  const candidates = table.candidates;
   if (candidates.length === 0) return { map: emptyMap(), train };
   const chosen = new Map<string, CodeField[]>();
   let best = crossValidated(train, alpha, vocabSize, order, group);
@@ -150,8 +224,8 @@ export function learnFeatures(
       if (taken.has(i)) return;
       const trial = new Map([...chosen].map(([t, fs]) => [t, [...fs]]));
       trial.set(tool, [...(trial.get(tool) ?? []), field]);
-      const m = mapOf(trial, train);
-      const t = encodeWith(m, train);
+      const m = mapOf(trial, train, table);
+      const t = encodeWith(m, train, table);
       const ll = crossValidated(t, alpha, vocabSize, order, group);
       if (pick === undefined || ll > pick.ll) pick = { i, ll, map: m, train: t };
     });

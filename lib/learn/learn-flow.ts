@@ -9,7 +9,8 @@ import { standardProgram } from "../flow/program/index.js";
 import type { Flow, ToolKind } from "../flow/ir/index.js";
 import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
 import { learnBindings } from "./bindings/learn-bindings.js";
-import { learnFeatures } from "./code-features.js";
+import { fieldTable, learnFeatures } from "./code-features.js";
+import type { EpisodeStore, Episodes } from "./episode-store.js";
 import { ORDER, fitGrouped, fitReach } from "./fit-habit.js";
 import { learnSites } from "./learn-sites.js";
 import { halfLifeWeights, isSuccess, trainingSet } from "./training-set.js";
@@ -46,24 +47,42 @@ export interface LearnInput {
   alpha?: number;
 }
 
-export function learnFlow(input: LearnInput): Flow {
+/**
+ * What {@link learnFlow} reads: as {@link LearnInput}, with the episodes any collection
+ * that can be read in order more than once (an array, or an {@link EpisodeStore} that keeps
+ * them compressed). The learner reads them in passes and keeps no episode between passes.
+ */
+export type LearnSource = Omit<LearnInput, "episodes" | "training"> & { episodes: Episodes; training?: Episodes };
+
+/** The episodes of `from` that `keep` keeps, read anew at each pass. */
+function kept(from: Episodes, keep: (ep: Episode) => boolean): Iterable<Episode> {
+  return {
+    *[Symbol.iterator]() {
+      for (const ep of from) if (keep(ep)) yield ep;
+    },
+  };
+}
+
+export function learnFlow(input: LearnSource): Flow {
   const { episodes, manifest } = input;
   const kinds = new Map(Object.entries(manifest.tools)) as Map<string, ToolKind>;
   const vocab = learnVocab(episodes, Object.keys(manifest.tools));
   const ids = actionIds(vocab);
   const vocabSize = vocab.length + 1;
-  const successes = (input.training ?? episodes).filter(isSuccess);
-  if (successes.length === 0) throw new LearnError(NO_SUCCESSES);
-  const plain = trainingSet(successes, ids, halfLifeWeights(successes.length, input.halfLife));
+  const successes = kept(input.training ?? episodes, isSuccess);
+  const plain = trainingSet(successes, ids, (n) => halfLifeWeights(n, input.halfLife));
+  if (plain.length === 0) throw new LearnError(NO_SUCCESSES);
   const firstAlpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, plain), vocabSize);
   // The features are searched with the featureless α; the habit then gets the α of the encoded set.
-  const { map, train } = learnFeatures(plain, firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
+  const { map, train } = learnFeatures(plain, fieldTable(successes), firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
   const alpha = map.fields.size === 0 ? firstAlpha : (input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize));
   const writes = new Set([...kinds].filter(([, k]) => k === "write").map(([t]) => ids.get(t)!));
-  const sources = [...new Set(episodes.map((e) => e.agent_model))].sort(compareCodePoints);
+  const models = new Set<string>();
+  for (const e of episodes) models.add(e.agent_model);
+  const sources = [...models].sort(compareCodePoints);
   return {
     version: 1,
-    provenance: { stretto: input.version, sources, habitEpisodes: successes.length, arbiterCases: 0, compiledUnixMs: input.nowMs },
+    provenance: { stretto: input.version, sources, habitEpisodes: plain.length, arbiterCases: 0, compiledUnixMs: input.nowMs },
     vocab,
     manifest: {
       domain: manifest.domain,

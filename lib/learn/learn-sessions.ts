@@ -4,11 +4,12 @@
  * left out when only the agent's calls should count, and the servers' listing as the
  * manifest unless one is given.
  */
-import type { ToolManifest } from "../trace/index.js";
+import type { Episode, ToolManifest } from "../trace/index.js";
 import type { Flow } from "../flow/ir/index.js";
 import { agentOnly } from "./agent-only.js";
 import { learnFlow, type LearnInput } from "./learn-flow.js";
 import type { FolderSessions } from "./read-sessions.js";
+import { mapEpisodes } from "./episode-store.js";
 
 export interface SessionsOptions {
   domain: string;
@@ -24,20 +25,28 @@ export interface SessionsOptions {
   nowMs: number;
 }
 
+/**
+ * The flow of a folder's sessions, read in passes from the compressed store: no pass holds
+ * more than one block of episodes, however many sessions there are.
+ */
 export function learnFromSessions(read: FolderSessions, o: SessionsOptions): Flow {
-  return learnFlow(learnInput(read, o));
+  return learnFlow({ ...settings(read, o), episodes: mapEpisodes(read.episodes, (ep) => sessionEpisode(ep, o)) });
 }
 
-/** What the learner reads of a folder's sessions, given the options. */
+/** What the learner reads of a folder's sessions, given the options (every episode in memory). */
 export function learnInput(read: FolderSessions, o: SessionsOptions): LearnInput {
-  const episodes = read.episodes.map((ep) => ({
-    ...(o.agentOnly ? agentOnly(ep) : ep),
-    domain: o.domain,
-    reward: o.rewards?.get(ep.id) ?? 1,
-  }));
+  return { ...settings(read, o), episodes: read.episodes.map((ep) => sessionEpisode(ep, o)) };
+}
+
+/** A session's episode as the learner reads it: the flow's domain, its reward, only the agent's calls if asked. */
+function sessionEpisode(ep: Episode, o: SessionsOptions): Episode {
+  return { ...(o.agentOnly ? agentOnly(ep) : ep), domain: o.domain, reward: o.rewards?.get(ep.id) ?? 1 };
+}
+
+/** Everything but the episodes. */
+function settings(read: FolderSessions, o: SessionsOptions): Omit<LearnInput, "episodes"> {
   const manifest = o.manifest === undefined ? read.listed.finish(o.domain) : { ...o.manifest, domain: o.domain };
   return {
-    episodes,
     manifest,
     contracts: read.contracts,
     constants: o.constants,

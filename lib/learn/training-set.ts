@@ -1,7 +1,11 @@
 /**
  * The episodes a habit is learned from, as the models read them: each successful episode's
- * steps, the action id of each step, the symbol it leaves in the history (feature 0: this
- * learner finds no code features), and the episode's weight.
+ * steps, the action id of each step, the symbol it leaves in the history (feature 0 until
+ * code features are chosen), and the episode's weight.
+ *
+ * A training episode keeps no result texts: a step is its tool and outcome. What the code
+ * features need of the results is read in passes of their own (code-features.ts), so the
+ * training set stays a few numbers a step however long the results are.
  */
 import type { Episode } from "../trace/index.js";
 import { steps, symbol, type Step } from "../flow/decide/index.js";
@@ -9,9 +13,11 @@ import { steps, symbol, type Step } from "../flow/decide/index.js";
 /** A reward at least this close to 1 is a success. */
 export const SUCCESS_TOLERANCE = 1e-9;
 
+/** A step as the models read it: its tool and outcome, without the result's text. */
+export type TrainingStep = Omit<Extract<Step, { kind: "call" }>, "output"> | Extract<Step, { kind: "respond" }>;
+
 export interface TrainingEpisode {
-  episode: Episode;
-  steps: Step[];
+  steps: TrainingStep[];
   /** Each step's action id (0 for Respond). */
   actions: number[];
   /** Each step's symbol: `(action * 4 + outcome) * 4096 + feature`. */
@@ -31,10 +37,41 @@ export function halfLifeWeights(n: number, halfLife: number | undefined): number
   return Array.from({ length: n }, (_, i) => (halfLife === undefined ? 1 : Math.pow(0.5, (n - 1 - i) / halfLife)));
 }
 
-export function trainingSet(episodes: readonly Episode[], ids: ReadonlyMap<string, number>, weights: readonly number[]): TrainingEpisode[] {
-  return episodes.map((episode, k) => {
-    const s = steps(episode);
+/**
+ * Steps without their results' texts, one object for each tool and outcome: the training
+ * set refers to a handful of them, however many steps it has. They are never changed.
+ */
+class StepPool {
+  private readonly pool = new Map<string, TrainingStep>();
+
+  of(s: Step): TrainingStep {
+    const key = s.kind === "respond" ? `respond ${s.outcome}` : `${s.outcome} ${s.tool}`;
+    let step = this.pool.get(key);
+    if (step === undefined) {
+      step = s.kind === "respond" ? { kind: "respond", outcome: s.outcome } : { kind: "call", tool: s.tool, outcome: s.outcome };
+      this.pool.set(key, step);
+    }
+    return step;
+  }
+}
+
+/**
+ * The training episodes of `episodes`, read once in order. `weights` are the episodes'
+ * weights, or how to weigh them once their number is known.
+ */
+export function trainingSet(
+  episodes: Iterable<Episode>,
+  ids: ReadonlyMap<string, number>,
+  weights: readonly number[] | ((n: number) => readonly number[]),
+): TrainingEpisode[] {
+  const out: TrainingEpisode[] = [];
+  const pool = new StepPool();
+  for (const episode of episodes) {
+    const s = steps(episode).map((step) => pool.of(step));
     const actions = s.map((step) => (step.kind === "respond" ? 0 : ids.get(step.tool)!));
-    return { episode, steps: s, actions, symbols: actions.map((a, t) => symbol(a, s[t]!.outcome, 0)), weight: weights[k]! };
-  });
+    out.push({ steps: s, actions, symbols: actions.map((a, t) => symbol(a, s[t]!.outcome, 0)), weight: 0 });
+  }
+  const w = typeof weights === "function" ? weights(out.length) : weights;
+  out.forEach((ep, k) => (ep.weight = w[k]!));
+  return out;
 }

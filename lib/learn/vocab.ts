@@ -6,7 +6,7 @@ import type { Episode } from "../trace/index.js";
 import { compareCodePoints } from "../trace/json.js";
 import type { VocabAction } from "../flow/ir/index.js";
 
-export function learnVocab(episodes: readonly Episode[], manifestTools: Iterable<string>): VocabAction[] {
+export function learnVocab(episodes: Iterable<Episode>, manifestTools: Iterable<string>): VocabAction[] {
   const tools = new Set<string>(manifestTools);
   for (const ep of episodes) for (const e of ep.events) if (e.kind === "assistant") for (const c of e.calls) tools.add(c.name);
   return [{ kind: "respond" }, ...[...tools].sort(compareCodePoints).map((tool): VocabAction => ({ kind: "tool", tool }))];

@@ -7,7 +7,7 @@
  * (`--oracle`, `--oracle-cache` as stretto-proxy takes them), or taken from `--arbiter-from`.
  */
 import { writeFile } from "node:fs/promises";
-import { LearnError, learnFlow, learnInput, readFolderSessions } from "../../learn/index.js";
+import { LearnError, learnFromSessions, learnInput, readFolderSessions, type SessionsOptions } from "../../learn/index.js";
 import { learnArbiterFlow, readArbiter, type ArbiterSettings } from "../../learn/arbiter/index.js";
 import { DEFAULT_ORACLE_CACHE, isOracleKind, makeOracle, ORACLE_KINDS } from "../../oracle/make-oracle.js";
 import { defaultModel } from "../../oracle/oracle.js";
@@ -135,7 +135,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
     const read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total));
     progress.done();
-    const input = learnInput(read, {
+    const options: SessionsOptions = {
       domain,
       ...(rewards === undefined ? {} : { rewards }),
       agentOnly: args.flags.has("--agent-only"),
@@ -144,8 +144,9 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
       ...(h === undefined ? {} : { halfLife: h }),
       version: VERSION,
       nowMs: Date.now(),
-    });
-    const flow = arbiter === undefined ? learnFlow(input) : await learnArbiterFlow(input, arbiter);
+    };
+    // The habit alone is learned in passes over the compressed sessions; the arbiter's split needs them all at hand.
+    const flow = arbiter === undefined ? learnFromSessions(read, options) : await learnArbiterFlow(learnInput(read, options), arbiter);
     try {
       await writeFile(out, flowText(flow));
     } catch (e) {

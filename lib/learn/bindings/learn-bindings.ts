@@ -8,7 +8,7 @@ import { countCalls, emptyCallCounts } from "./count-calls.js";
 import { firstPassBindings } from "./finish-tables.js";
 import { scorePicks } from "./score-picks.js";
 
-export function learnBindings(episodes: readonly Episode[], kinds: ReadonlyMap<string, ToolKind>, constants: boolean): Bindings {
+export function learnBindings(episodes: Iterable<Episode>, kinds: ReadonlyMap<string, ToolKind>, constants: boolean): Bindings {
   const counts = emptyCallCounts();
   for (const ep of episodes) countCalls(counts, ep, kinds);
   const bindings = firstPassBindings(counts, constants);

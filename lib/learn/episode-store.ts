@@ -1,0 +1,78 @@
+/**
+ * Episodes kept for several passes without keeping them as objects: a folder's sessions
+ * are written into blocks of a few dozen episodes, each episode serialized (V8's
+ * structured serialization, which gives back exactly what went in: -0, key order, any
+ * string) and each block deflated. Each pass over the store inflates one block at a time
+ * and rebuilds one episode at a time, so memory holds the compressed blocks (a fraction of
+ * the logs' size), one block's bytes and one episode, however many sessions there are.
+ */
+import { deserialize, serialize } from "node:v8";
+import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
+import type { Episode } from "../trace/index.js";
+
+/** Episodes per block: enough for deflate to find the repeats between sessions. */
+const BLOCK_EPISODES = 64;
+
+/** What the passes of the learner read: episodes in order, as often as needed. */
+export interface Episodes extends Iterable<Episode> {
+  readonly length: number;
+}
+
+export class EpisodeStore implements Episodes {
+  private readonly blocks: Buffer[] = [];
+  private pending: Episode[] = [];
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  add(ep: Episode): void {
+    this.pending.push(ep);
+    this.count++;
+    if (this.pending.length === BLOCK_EPISODES) this.seal();
+  }
+
+  *[Symbol.iterator](): Iterator<Episode> {
+    for (const block of this.blocks) {
+      // One episode at a time from the inflated bytes: only the episode being read is objects.
+      const bytes = inflateRawSync(block);
+      for (let at = 0; at < bytes.length; ) {
+        const size = bytes.readUInt32LE(at);
+        yield deserialize(bytes.subarray(at + 4, at + 4 + size)) as Episode;
+        at += 4 + size;
+      }
+    }
+    yield* this.pending;
+  }
+
+  /** Every episode through `f`, as an array (holds them all: for the readers that need that). */
+  map<T>(f: (ep: Episode, i: number) => T): T[] {
+    const out: T[] = [];
+    for (const ep of this) out.push(f(ep, out.length));
+    return out;
+  }
+
+  /** The pending episodes as one block: each one's size (u32 LE) and serialized bytes, deflated. */
+  private seal(): void {
+    const parts: Buffer[] = [];
+    for (const ep of this.pending) {
+      const bytes = serialize(ep);
+      const size = Buffer.allocUnsafe(4);
+      size.writeUInt32LE(bytes.length);
+      parts.push(size, bytes);
+    }
+    this.blocks.push(deflateRawSync(Buffer.concat(parts), { level: constants.Z_BEST_SPEED }));
+    this.pending = [];
+  }
+}
+
+/** `episodes` with each one through `f` as it is read: a pass over them holds one at a time. */
+export function mapEpisodes(episodes: Episodes, f: (ep: Episode) => Episode): Episodes {
+  return {
+    length: episodes.length,
+    *[Symbol.iterator]() {
+      for (const ep of episodes) yield f(ep);
+    },
+  };
+}
