@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
 
-.PHONY: all build check test demo demo-echo demo-procedure bench clean
+.PHONY: all build check test demo demo-echo demo-procedure bench docs clean
 
 all: build
 
@@ -40,6 +40,13 @@ demo-procedure: build
 
 bench: build
 	node dist/bench/run.js
+
+# docs/options-reference.md, from each binary's --help (scripts/options-reference.ts; the
+# drift spec is spec/docs/options-reference.spec.ts). The build leaves scripts/ out of its
+# stamp, so a changed generator is compiled here.
+docs: build
+	@if [ ! -e dist/scripts/options-reference.js ] || [ scripts/options-reference.ts -nt dist/scripts/options-reference.js ]; then npx tsc -p tsconfig.json; fi
+	node dist/scripts/options-reference.js
 
 clean:
 	rm -rf dist
