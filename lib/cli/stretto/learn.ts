@@ -9,8 +9,8 @@
 import { writeFile } from "node:fs/promises";
 import { LearnError, learnFromSessions, learnInput, readFolderSessions, type SessionsOptions } from "../../learn/index.js";
 import { learnArbiterFlow, readArbiter, type ArbiterSettings } from "../../learn/arbiter/index.js";
-import { DEFAULT_ORACLE_CACHE, isOracleKind, makeOracle, ORACLE_KINDS } from "../../oracle/make-oracle.js";
-import { defaultModel } from "../../oracle/oracle.js";
+import { DEFAULT_ORACLE_CACHE, isOracleKind, makeOracle } from "../../oracle/make-oracle.js";
+import { defaultModel, type OracleKind } from "../../oracle/oracle.js";
 import { flowText } from "../../flow/ir/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { VERSION } from "../../version.js";
@@ -87,7 +87,7 @@ function halfLife(args: ParsedArgs): number | undefined {
  * What the arbiter is learned with: the file `--arbiter-from` names, or the oracle the
  * proxy would build from the same `--oracle` and `--oracle-cache`, asking the default model.
  */
-function arbiterSettings(args: ParsedArgs, io: Io, kind: "jev" | "replay" | "mock"): ArbiterSettings {
+function arbiterSettings(args: ParsedArgs, io: Io, kind: OracleKind): ArbiterSettings {
   const refitHabit = args.flags.has("--refit-habit");
   const from = args.options.get("--arbiter-from");
   if (from !== undefined) {
@@ -124,7 +124,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     if (given !== undefined) throw new UsageError(`--habit-only learns no arbiter, so it takes no ${given}`, USAGE);
   }
   const kind = args.options.get("--oracle") ?? "jev";
-  if (!isOracleKind(kind)) throw new UsageError(`--oracle is ${ORACLE_KINDS.join(", ")}, not ${kind}`, USAGE);
+  if (!isOracleKind(kind)) throw new UsageError(`--oracle is jev, replay or mock, not ${kind}`, USAGE);
   try {
     // The arbiter's file or oracle first, so a file that gives no arbiter fails before the folder is read.
     const arbiter = habitOnly ? undefined : arbiterSettings(args, io, kind);
