@@ -1,8 +1,17 @@
 /**
- * A small declarative command-line parser that behaves like clap, so every stretto tool,
- * whichever implementation, takes the same lines and fails them the same way (docs/cli-checks.md):
- * `--name value` and `--name=value`, short flags, a trailing `-- <COMMAND>...` taken
- * verbatim, and usage errors as `error: …`, the usage line and a hint, exit 2.
+ * The one command-line parser of every stretto bin. Each bin declares its options in a table
+ * (`OptionSpec`: a name, a value or a flag, repeatable or not, how a value is checked) and
+ * `scanArgs` walks argv against it in one of two grammars:
+ *
+ * - `clap`, for stretto-proxy and stretto-procedure, behaves like clap, so every stretto tool,
+ *   whichever implementation, takes the same lines and fails them the same way
+ *   (docs/cli-checks.md): `--name value` and `--name=value`, short flags, a trailing
+ *   `-- <COMMAND>...` taken verbatim, and usage errors as `error: …`, the usage line and a
+ *   hint, exit 2 (`parseCommandLine`).
+ * - `plain`, for the `stretto` subcommands and stretto-mcp-demo: every word that starts with
+ *   `-` (but `-` itself) names an option by its whole text, a value is the next word whatever
+ *   it looks like, and other words are positionals. Each of those bins words its own usage
+ *   errors from the `ArgProblem` the walk stops at.
  */
 export interface OptionSpec {
   /** Long name without dashes: `record`. */
@@ -11,11 +20,7 @@ export interface OptionSpec {
   /** Placeholder for the value (`DIR`); absent for a flag. */
   value?: string;
   repeatable?: boolean;
-  help: string;
-  heading: string;
-  /** Default shown in help (`[default: 8]`). */
-  defaultText?: string;
-  /** Checks and converts a value; throw UsageError's message text for a bad one. */
+  /** Checks and converts a value; throws InvalidValue, with the reason, for a bad one. */
   parse?: (raw: string) => unknown;
   /** Options that must also be given when this one is given explicitly. */
   requires?: string[];
@@ -23,12 +28,20 @@ export interface OptionSpec {
   conflicts?: string[];
 }
 
+/** An option of a bin whose help is made from its table. */
+export interface HelpedOption extends OptionSpec {
+  help: string;
+  heading: string;
+  /** Default shown in help (`[default: 8]`). */
+  defaultText?: string;
+}
+
 export interface CommandSpec {
   name: string;
   version: string;
   about: string;
   usage: string;
-  options: OptionSpec[];
+  options: HelpedOption[];
   /** The positional after `--`: its placeholder and help. */
   trailing?: { name: string; help: string; requiredUnless?: string; conflicts?: string };
   /**
@@ -51,12 +64,135 @@ export type ParseOutcome =
 
 export class InvalidValue extends Error {}
 
+/** Where a walk of argv stopped: the first word it could not take. */
+export type ArgProblem =
+  /** A word that names no option of the table; `name` is the word before any `=`. */
+  | { kind: "unknown"; name: string }
+  /** A word that is no option where the grammar takes no positionals. */
+  | { kind: "positional"; word: string }
+  /** An option that takes a value, given none (`name` as written). */
+  | { kind: "no-value"; option: OptionSpec; name: string }
+  /** A flag given a value with `=`. */
+  | { kind: "flag-value"; option: OptionSpec; name: string; value: string }
+  /** A second use of an option that is not repeatable. */
+  | { kind: "repeated"; option: OptionSpec }
+  /** A value the option's `parse` refused, with its reason. */
+  | { kind: "invalid"; option: OptionSpec; raw: string; reason: string };
+
+export class ArgError extends Error {
+  constructor(readonly problem: ArgProblem) {
+    super(problem.kind);
+    this.name = "ArgError";
+  }
+}
+
+export interface Grammar {
+  options: readonly OptionSpec[];
+  style: "clap" | "plain";
+  /** Whether `--name=value` gives a value; without it the whole word names the option. */
+  inlineValues: boolean;
+  /** Whether words that are no options are taken; else each is an ArgProblem. */
+  positionals: boolean;
+  /** Words answered apart from the options (`-h`, `--version`): noted, in order, and skipped. */
+  asks?: readonly string[];
+}
+
+export interface Scanned {
+  /** Each option's values by long name, in the order given (`true` for each use of a flag). */
+  values: Map<string, unknown[]>;
+  positionals: string[];
+  /** What follows `--`, verbatim; undefined when there was no `--`. */
+  trailing: string[] | undefined;
+  /** The `asks` words given, in order. */
+  asked: string[];
+}
+
+/** Walks argv against a table of options; throws ArgError at the first word it cannot take. */
+export function scanArgs(grammar: Grammar, argv: readonly string[]): Scanned {
+  const byName = new Map<string, OptionSpec>();
+  for (const o of grammar.options) {
+    byName.set(`--${o.long}`, o);
+    if (o.short) byName.set(`-${o.short}`, o);
+  }
+  const clap = grammar.style === "clap";
+  const scanned: Scanned = { values: new Map(), positionals: [], trailing: undefined, asked: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      scanned.trailing = argv.slice(i + 1);
+      break;
+    }
+    if (grammar.asks?.includes(arg)) {
+      scanned.asked.push(arg);
+      continue;
+    }
+    // clap reads `--long[=value]` and a two-letter `-s`; the plain grammar any `-…` but `-`.
+    const isOption = clap ? arg.startsWith("--") || (arg.startsWith("-") && arg.length === 2) : arg.startsWith("-") && arg !== "-";
+    if (!isOption) {
+      if (!grammar.positionals) throw new ArgError({ kind: "positional", word: arg });
+      scanned.positionals.push(arg);
+      continue;
+    }
+    const eq = grammar.inlineValues && (!clap || arg.startsWith("--")) ? arg.indexOf("=") : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const option = byName.get(name);
+    if (!option) throw new ArgError({ kind: "unknown", name });
+    if (!option.repeatable && scanned.values.has(option.long)) throw new ArgError({ kind: "repeated", option });
+    let value: unknown = true;
+    if (option.value) {
+      value = takeValue(option, name, inline ?? argv[++i], clap && inline === undefined);
+    } else if (inline !== undefined) {
+      throw new ArgError({ kind: "flag-value", option, name, value: inline });
+    }
+    const list = scanned.values.get(option.long) ?? [];
+    list.push(value);
+    scanned.values.set(option.long, list);
+  }
+  return scanned;
+}
+
+/**
+ * One value for an option, checked by its `parse`. A separate word that looks like an
+ * option (`-x`, but not a number such as `-1`) is no value when `refuseDashed`, as in clap.
+ */
+function takeValue(option: OptionSpec, name: string, raw: string | undefined, refuseDashed: boolean): unknown {
+  if (raw === undefined || (refuseDashed && raw.startsWith("-") && raw.length > 1 && isNaN(Number(raw)))) {
+    throw new ArgError({ kind: "no-value", option, name });
+  }
+  try {
+    return option.parse ? option.parse(raw) : raw;
+  } catch (err) {
+    if (err instanceof InvalidValue) throw new ArgError({ kind: "invalid", option, raw, reason: err.message });
+    throw err;
+  }
+}
+
+/** clap's text for a problem (after `error: `). */
+function clapText(p: ArgProblem): string {
+  switch (p.kind) {
+    case "unknown":
+      return `unexpected argument '${p.name}' found`;
+    case "positional":
+      return `unexpected argument '${p.word}' found`;
+    case "no-value":
+      return `a value is required for '${label(p.option)}' but none was supplied`;
+    case "flag-value":
+      return `unexpected value '${p.value}' for '--${p.option.long}' found; no more were expected`;
+    case "repeated":
+      return `the argument '${label(p.option)}' cannot be used multiple times`;
+    case "invalid":
+      return `invalid value '${p.raw}' for '${label(p.option)}': ${p.reason}`;
+  }
+}
+
 export function parseCommandLine(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
   try {
     return parse(spec, argv);
   } catch (err) {
-    if (err instanceof UsageError) {
-      return { kind: "usage-error", text: `error: ${err.message}\n\n${spec.usage}\n\nFor more information, try '--help'.\n` };
+    const text = err instanceof UsageError ? err.message : err instanceof ArgError ? clapText(err.problem) : undefined;
+    if (text !== undefined) {
+      return { kind: "usage-error", text: `error: ${text}\n\n${spec.usage}\n\nFor more information, try '--help'.\n` };
     }
     throw err;
   }
@@ -69,83 +205,22 @@ function label(o: OptionSpec): string {
   return o.value ? `${name.includes(",") ? `--${o.long}` : name} <${o.value}>` : `--${o.long}`;
 }
 
+const HELP = ["-h", "--help"];
+const VERSION_ASKS = ["-V", "--version"];
+
 function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
-  const values = new Map<string, unknown[]>();
-  const byLong = new Map(spec.options.map((o) => [o.long, o]));
-  const byShort = new Map(spec.options.filter((o) => o.short).map((o) => [o.short!, o]));
-  let trailing: string[] | undefined;
   // -h/-V answer only a line that is otherwise well-formed: an unknown option after them
   // is still a usage error. What a run needs (requires, the server command) is not asked.
-  let asked: ParseOutcome | undefined;
-
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") {
-      trailing = argv.slice(i + 1);
-      break;
-    }
-    if (arg === "-h" || arg === "--help") {
-      asked ??= { kind: "help", text: helpText(spec) };
-      continue;
-    }
-    if (arg === "-V" || arg === "--version") {
-      asked ??= { kind: "version", text: `${spec.name} ${spec.version}\n` };
-      continue;
-    }
-
-    let option: OptionSpec | undefined;
-    let inline: string | undefined;
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      inline = eq === -1 ? undefined : arg.slice(eq + 1);
-      option = byLong.get(name);
-    } else if (arg.startsWith("-") && arg.length === 2) {
-      option = byShort.get(arg.slice(1));
-    } else {
-      throw new UsageError(`unexpected argument '${arg}' found`);
-    }
-    if (!option) throw new UsageError(`unexpected argument '${arg.split("=")[0]}' found`);
-    if (!option.repeatable && values.has(option.long)) {
-      throw new UsageError(`the argument '${label(option)}' cannot be used multiple times`);
-    }
-    let value: unknown = true;
-    if (option.value) {
-      const raw = inline ?? argv[++i];
-      if (raw === undefined || (inline === undefined && raw.startsWith("-") && raw.length > 1 && isNaN(Number(raw)))) {
-        throw new UsageError(`a value is required for '${label(option)}' but none was supplied`);
-      }
-      try {
-        value = option.parse ? option.parse(raw) : raw;
-      } catch (err) {
-        if (err instanceof InvalidValue) {
-          throw new UsageError(`invalid value '${raw}' for '${label(option)}': ${err.message}`);
-        }
-        throw err;
-      }
-    } else if (inline !== undefined) {
-      throw new UsageError(`unexpected value '${inline}' for '--${option.long}' found; no more were expected`);
-    }
-    const list = values.get(option.long) ?? [];
-    list.push(value);
-    values.set(option.long, list);
+  const scanned = scanArgs({ options: spec.options, style: "clap", inlineValues: true, positionals: false, asks: [...HELP, ...VERSION_ASKS] }, argv);
+  const first = scanned.asked[0];
+  if (first !== undefined) {
+    return HELP.includes(first) ? { kind: "help", text: helpText(spec) } : { kind: "version", text: `${spec.name} ${spec.version}\n` };
   }
-  if (asked) return asked;
+  const { values, trailing } = scanned;
+  const togetherProblem = checkTogether(spec.options, values);
+  if (togetherProblem !== undefined) throw new UsageError(togetherProblem);
 
-  for (const o of spec.options) {
-    if (!values.has(o.long)) continue;
-    for (const needed of o.requires ?? []) {
-      if (!values.has(needed)) {
-        throw new UsageError(`the following required arguments were not provided: ${label(byLong.get(needed)!)}`);
-      }
-    }
-    for (const other of o.conflicts ?? []) {
-      if (values.has(other)) {
-        throw new UsageError(`the argument '${label(o)}' cannot be used with '${label(byLong.get(other)!)}'`);
-      }
-    }
-  }
-
+  const byLong = new Map(spec.options.map((o) => [o.long, o]));
   const t = spec.trailing;
   if (t) {
     const given = trailing !== undefined && trailing.length > 0;
@@ -162,10 +237,56 @@ function parse(spec: CommandSpec, argv: readonly string[]): ParseOutcome {
   return { kind: "run", args };
 }
 
+/** The first option, in table order, given without one it requires or with one it conflicts with. */
+function checkTogether(options: readonly OptionSpec[], values: ReadonlyMap<string, unknown[]>): string | undefined {
+  const byLong = new Map(options.map((o) => [o.long, o]));
+  for (const o of options) {
+    if (!values.has(o.long)) continue;
+    for (const needed of o.requires ?? []) {
+      if (!values.has(needed)) return `the following required arguments were not provided: ${label(byLong.get(needed)!)}`;
+    }
+    for (const other of o.conflicts ?? []) {
+      if (values.has(other)) return `the argument '${label(o)}' cannot be used with '${label(byLong.get(other)!)}'`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Options another parse took as raw words (`stretto replay` takes the proxy's flow options),
+ * checked as `parseCommandLine` checks them: each value by the table (in table order, values
+ * before flags), a second use of what is not repeatable, requires and conflicts. The values by
+ * long name, or the usage error's text (without `error: `).
+ */
+export function checkTaken(
+  options: readonly OptionSpec[],
+  raw: { lists: ReadonlyMap<string, readonly string[]>; flags: ReadonlySet<string> },
+): { values: Map<string, unknown[]> } | { error: string } {
+  const values = new Map<string, unknown[]>();
+  try {
+    const withValue = options.filter((o) => o.value !== undefined);
+    for (const o of withValue) {
+      for (const word of raw.lists.get(`--${o.long}`) ?? []) {
+        if (!o.repeatable && values.has(o.long)) throw new ArgError({ kind: "repeated", option: o });
+        const list = values.get(o.long) ?? [];
+        list.push(takeValue(o, `--${o.long}`, word, true));
+        values.set(o.long, list);
+      }
+    }
+    for (const o of options) if (o.value === undefined && raw.flags.has(`--${o.long}`)) values.set(o.long, [true]);
+  } catch (err) {
+    // A usage error's reason is one line, whatever a value holds.
+    if (err instanceof ArgError) return { error: clapText(err.problem).split("\n")[0] };
+    throw err;
+  }
+  const problem = checkTogether(options, values);
+  return problem === undefined ? { values } : { error: problem.split("\n")[0] };
+}
+
 function helpText(spec: CommandSpec): string {
   const lines = [spec.about, "", spec.usage, ""];
   const headings = [...new Set(spec.options.map((o) => o.heading))];
-  const shown = (o: OptionSpec) => (o.short ? `-${o.short}, ${label(o)}` : `    ${label(o)}`);
+  const shown = (o: HelpedOption) => (o.short ? `-${o.short}, ${label(o)}` : `    ${label(o)}`);
   const width = Math.max(...spec.options.map((o) => shown(o).length), "-V, --version".length) + 2;
   for (const heading of headings) {
     lines.push(`${heading}:`);

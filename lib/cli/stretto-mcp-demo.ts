@@ -4,7 +4,8 @@
  * `--http ADDR`, over Streamable HTTP. Exit codes: 0 when stdin ends, 1 when I/O fails,
  * 2 for a usage error.
  */
-import { ABOUT, USAGE, parseDemoArgs, type DemoOptions } from "../demo/args.js";
+import { ABOUT, USAGE, parseDemoArgs } from "./stretto-mcp-demo-args.js";
+import type { DemoOptions } from "../demo/options.js";
 import { serveHttp } from "../demo/http/server.js";
 import { mcpUrl, parseListenAddress } from "../demo/http/listen-address.js";
 import { serveStdio } from "../demo/stdio-server.js";

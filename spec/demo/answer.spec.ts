@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { answerMessage } from "../../lib/demo/answer.js";
-import { parseDemoArgs } from "../../lib/demo/args.js";
+import { parseDemoArgs } from "../../lib/cli/stretto-mcp-demo-args.js";
 import { requestedDelay } from "../../lib/demo/delay.js";
 import { mcpUrl, parseListenAddress } from "../../lib/demo/http/listen-address.js";
 import { RequestReader } from "../../lib/demo/http/request-reader.js";

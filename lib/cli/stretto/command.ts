@@ -4,6 +4,7 @@
  */
 import { once } from "node:events";
 import type { Writable } from "node:stream";
+import { ArgError, scanArgs, type ArgProblem, type OptionSpec, type Scanned } from "../args.js";
 
 export interface Io {
   stdout: Writable;
@@ -53,40 +54,61 @@ export const EXIT_OK = 0;
 export const EXIT_UNREADABLE = 1;
 export const EXIT_USAGE = 2;
 
+/**
+ * A command's options (all named `--long`) as a table for the command-line parser: each may be
+ * given more than once, and a value is taken as given (a command checks its own).
+ */
+function optionTable(command: Command, extra: readonly OptionSpec[]): OptionSpec[] {
+  const named = (name: string, value: string | undefined): OptionSpec => ({ long: name.replace(/^--/, ""), ...(value ? { value } : {}), repeatable: true });
+  return [...(command.valueOptions ?? []).map((n) => named(n, "VALUE")), ...(command.flagOptions ?? []).map((n) => named(n, undefined)), ...extra];
+}
+
 /** Split `args` into positionals, flags and `--name value` / `--name=value` options. */
 export function parseArgs(command: Command, args: readonly string[]): ParsedArgs {
-  const parsed: ParsedArgs = { positionals: [], options: new Map(), lists: new Map(), flags: new Set() };
-  const takes = new Set(command.valueOptions ?? []);
-  const flags = new Set(command.flagOptions ?? []);
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--") {
-      parsed.positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      parsed.positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (flags.has(name)) {
-      if (eq !== -1) throw new UsageError(`${name} takes no value`, command.usage);
+  return toParsed(scan(command, args, []));
+}
+
+function scan(command: Command, args: readonly string[], extra: readonly OptionSpec[]): Scanned {
+  try {
+    return scanArgs({ options: optionTable(command, extra), style: "plain", inlineValues: true, positionals: true }, args);
+  } catch (e) {
+    if (e instanceof ArgError) throw new UsageError(problemText(command, e.problem), command.usage);
+    throw e;
+  }
+}
+
+/** The one-line reason `stretto` gives for a word it cannot take. */
+function problemText(command: Command, p: ArgProblem): string {
+  switch (p.kind) {
+    case "flag-value":
+      return `${p.name} takes no value`;
+    case "no-value":
+      return `${p.name} needs a value`;
+    case "unknown":
+      return `${command.name} has no option ${p.name}`;
+    default:
+      // Not met: every option of a command repeats, takes any value, and positionals are taken.
+      throw new Error(`unexpected ${p.kind} in a stretto command line`);
+  }
+}
+
+function toParsed(scanned: Scanned): ParsedArgs {
+  const parsed: ParsedArgs = { positionals: [...scanned.positionals, ...(scanned.trailing ?? [])], options: new Map(), lists: new Map(), flags: new Set() };
+  for (const [long, values] of scanned.values) {
+    const name = `--${long}`;
+    if (values[0] === true) {
       parsed.flags.add(name);
-      continue;
+    } else {
+      parsed.lists.set(name, values as string[]);
+      parsed.options.set(name, values[values.length - 1] as string);
     }
-    if (!takes.has(name)) throw new UsageError(`${command.name} has no option ${name}`, command.usage);
-    const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw new UsageError(`${name} needs a value`, command.usage);
-    parsed.options.set(name, value);
-    parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);
   }
   return parsed;
 }
 
 /** A line that asks for a command's help is answered only if its options are the command's. */
 export function checkHelpLine(command: Command, args: readonly string[]): void {
-  parseArgs({ ...command, flagOptions: [...(command.flagOptions ?? []), "-h", "--help"] }, args);
+  scan(command, args, [{ long: "help", short: "h", repeatable: true }]);
 }
 
 /** The one positional a command takes, or a usage error naming what it wanted. */
