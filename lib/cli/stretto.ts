@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 /** The `stretto` bin: see ./stretto/main.ts. */
-import { readFileSync } from "node:fs";
 import { main } from "./stretto/main.js";
-
-const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+import { VERSION } from "../version.js";
 
 // A reader that closed the pipe (`stretto episodes dir | head`) has what it wanted.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
@@ -14,5 +12,5 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
 process.exitCode = await main(
   process.argv.slice(2),
   { stdout: process.stdout, stderr: process.stderr, stderrIsTty: process.stderr.isTTY === true },
-  pkg.version,
+  VERSION,
 );
