@@ -34,11 +34,17 @@ export interface StepCounts {
 /**
  * The merged step counts packed into one array of numbers: each entry's counts, then its
  * weight. One entry per distinct reading, which with many sessions is nearly one per step,
- * so a few numbers each rather than an object each.
+ * so a few numbers each rather than an object and a text key each: equal readings are
+ * found by an open-addressing table of entry indices over a hash of the numbers.
  */
 export class PackedStepCounts {
   private data = new Float64Array(1024);
   private used = 0;
+  /** Entry index + 1 at each slot, 0 where empty; the size a power of two. */
+  private slots = new Int32Array(1024);
+  private readonly bits = new Float64Array(1);
+  private readonly words = new Uint32Array(this.bits.buffer);
+
   constructor(
     /** Numbers per entry's counts: two per level. */
     readonly width: number,
@@ -48,9 +54,23 @@ export class PackedStepCounts {
     return this.used / (this.width + 1);
   }
 
-  /** Appends an entry; its index. */
-  push(counts: readonly number[], weight: number): number {
+  /** The entries' numbers, `width + 1` each. */
+  get values(): Float64Array {
+    return this.data.subarray(0, this.used);
+  }
+
+  /** Adds `weight` to the entry of `counts`, made (last) if new. */
+  add(counts: readonly number[], weight: number): void {
     const w = this.width + 1;
+    const mask = this.slots.length - 1;
+    for (let slot = this.hash(counts, 0) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot]!;
+      if (held === 0) break;
+      if (this.holds(held - 1, counts)) {
+        this.data[(held - 1) * w + this.width] += weight;
+        return;
+      }
+    }
     if (this.used + w > this.data.length) {
       const grown = new Float64Array(this.data.length * 2);
       grown.set(this.data);
@@ -59,23 +79,45 @@ export class PackedStepCounts {
     this.data.set(counts, this.used);
     this.data[this.used + this.width] = weight;
     this.used += w;
-    return this.used / w - 1;
+    const n = this.used / w;
+    if (2 * n > this.slots.length) this.rehash();
+    else this.place(n - 1, counts);
   }
 
-  addWeight(i: number, weight: number): void {
-    this.data[i * (this.width + 1) + this.width] += weight;
+  private holds(i: number, counts: readonly number[]): boolean {
+    const at = i * (this.width + 1);
+    for (let k = 0; k < this.width; k++) if (this.data[at + k] !== counts[k]) return false;
+    return true;
   }
 
-  /** The entries' numbers, `width + 1` each. */
-  get values(): Float64Array {
-    return this.data.subarray(0, this.used);
+  private place(i: number, counts: ArrayLike<number>): void {
+    const mask = this.slots.length - 1;
+    let slot = this.hash(counts, 0) & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = i + 1;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const w = this.width + 1;
+    for (let i = 0; i < this.used / w; i++) this.place(i, this.data.subarray(i * w, i * w + this.width));
+  }
+
+  /** FNV-1a over the numbers' bits (0 and -0 alike, as they are equal). */
+  private hash(counts: ArrayLike<number>, from: number): number {
+    let h = 0x811c9dc5;
+    for (let k = 0; k < this.width; k++) {
+      this.bits[0] = counts[from + k]! + 0;
+      h = Math.imul(h ^ this.words[0]!, 0x01000193);
+      h = Math.imul(h ^ this.words[1]!, 0x01000193);
+    }
+    return h >>> 0;
   }
 }
 
 /** The counts each step's prediction read, merged where equal (weights add), in first-seen order. */
 export function prequentialCounts(order: number, train: readonly TrainingEpisode[]): PackedStepCounts {
   const tables = Array.from({ length: order + 1 }, () => new CountTable());
-  const merged = new Map<string, number>();
   const out = new PackedStepCounts(2 * (order + 1));
   const counts: number[] = new Array<number>(out.width);
   for (const ep of train) {
@@ -85,10 +127,7 @@ export function prequentialCounts(order: number, train: readonly TrainingEpisode
         counts[2 * j] = c?.byAction.get(a) ?? 0;
         counts[2 * j + 1] = c?.total ?? 0;
       }
-      const key = counts.join(",");
-      const seen = merged.get(key);
-      if (seen !== undefined) out.addWeight(seen, ep.weight);
-      else merged.set(key, out.push(counts, ep.weight));
+      out.add(counts, ep.weight);
       for (let j = 0; j <= order; j++) addAction(tables[j]!.at(contextBefore(ep.symbols, t, j)), a, ep.weight);
     });
   }

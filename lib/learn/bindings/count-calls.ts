@@ -14,8 +14,10 @@ import { isStringList, listSource, stringSource, type SeenOutput, type Source } 
 export interface ArgValues {
   /** Calls that passed it. */
   calls: number;
-  /** Its distinct values by JSON text, each with its value. */
-  values: Map<string, Json>;
+  /** Its value's JSON text while every call passed the same one, and that value (the latest). */
+  only: { text: string; value: Json } | undefined;
+  /** Whether calls passed different values (then `only` is undefined): no constant. */
+  several: boolean;
   /** Whether any value was found in an earlier output. */
   found: boolean;
   /** Whether any value was an id or an email the customer wrote. */
@@ -87,9 +89,17 @@ function countCall(into: CallCounts, tool: string, args: JsonObject, site: strin
       }
     }
     let seen = into.argValues.get([tool, arg]);
-    if (seen === undefined) into.argValues.set([tool, arg], (seen = { calls: 0, values: new Map(), found: false, customers: false }));
+    if (seen === undefined) into.argValues.set([tool, arg], (seen = { calls: 0, only: undefined, several: false, found: false, customers: false }));
     seen.calls += 1;
-    seen.values.set(jsonText(v), v);
+    // Only whether one value was passed matters, so the distinct values are not kept.
+    if (!seen.several) {
+      const text = jsonText(v);
+      if (seen.only === undefined || seen.only.text === text) seen.only = { text, value: v };
+      else {
+        seen.several = true;
+        seen.only = undefined;
+      }
+    }
     seen.found ||= found;
     const text = valueText(v);
     seen.customers ||= (keyish(text) || text.includes("@")) && mentions(customer, text);

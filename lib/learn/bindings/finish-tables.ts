@@ -37,8 +37,8 @@ function keptConstants(counts: CallCounts): PairMap<[string, string], unknown> {
   const out = new PairMap<[string, string], unknown>();
   for (const [[tool, arg], seen] of counts.argValues) {
     const calls = counts.args.get(tool)!.calls;
-    if (seen.calls < MIN_CONSTANT_CALLS || seen.values.size !== 1 || seen.calls * 2 < calls || seen.found || seen.customers) continue;
-    out.set([tool, arg], [...seen.values.values()][0]);
+    if (seen.calls < MIN_CONSTANT_CALLS || seen.only === undefined || seen.calls * 2 < calls || seen.found || seen.customers) continue;
+    out.set([tool, arg], seen.only.value);
   }
   return out;
 }

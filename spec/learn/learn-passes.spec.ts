@@ -1,0 +1,74 @@
+/**
+ * The habit-only learner reads a folder's sessions in passes over a compressed store
+ * (`learnFromSessions`) rather than from every episode held in memory (`learnFlow` of
+ * `learnInput`). Both must give the same flow: checked over a few hundred generated shop
+ * sessions (more than one block of the store, with code features chosen, sessions that
+ * failed by their rewards, a half-life, constants and --agent-only), and the store must
+ * give back exactly the episodes that went in.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { planFolder, type Episode } from "../../lib/trace/index.js";
+import { EpisodeStore, learnFlow, learnFromSessions, learnInput, readFolderSessions, type SessionsOptions } from "../../lib/learn/index.js";
+import { flowText } from "../../lib/flow/ir/index.js";
+import { shopSessionLog } from "../../bench/learn/shop-sessions.js";
+
+const SESSIONS = 300;
+
+describe("learning in passes over the stored sessions", function () {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "stretto-learn-passes-"));
+    for (let k = 0; k < SESSIONS; k++) {
+      const { file, text } = shopSessionLog(k, 3);
+      writeFileSync(join(dir, file), text);
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("gives back every episode exactly, across blocks", async () => {
+    const read = await readFolderSessions(await planFolder(dir));
+    assert.equal(read.episodes.length, SESSIONS);
+    const odd: Episode = {
+      id: "odd",
+      task_id: "",
+      trial: 0,
+      domain: "shop",
+      agent_model: "m",
+      reward: -0,
+      events: [{ kind: "assistant", text: null, calls: [{ id: "1", name: "t", arguments: { n: -0, big: 1e300, s: "\ud800", list: [] } }], usage: null }],
+    };
+    const store = new EpisodeStore();
+    const all = [...read.episodes, odd];
+    for (const ep of all) store.add(ep);
+    // Twice: a pass leaves the store as it was.
+    for (let pass = 0; pass < 2; pass++) {
+      const back = [...store];
+      assert.equal(back.length, all.length);
+      back.forEach((ep, i) => assert.deepStrictEqual(ep, all[i]));
+      const last = back.at(-1)!.events[0]!;
+      assert.ok(last.kind === "assistant" && Object.is((last.calls[0]!.arguments as { n: number }).n, -0));
+    }
+  });
+
+  const variants: [string, Partial<SessionsOptions>][] = [
+    ["every session a success", {}],
+    ["rewards failing some sessions, a half-life, constants", { rewards: new Map(), halfLife: 40, constants: true }],
+    ["the agent's calls only", { agentOnly: true }],
+  ];
+  for (const [name, extra] of variants) {
+    it(`learns the same flow as from every episode in memory: ${name}`, async () => {
+      const read = await readFolderSessions(await planFolder(dir));
+      const rewards = new Map<string, number>();
+      if (extra.rewards !== undefined) [...read.episodes].forEach((ep, i) => i % 7 === 3 && rewards.set(ep.id, 0));
+      const o: SessionsOptions = { domain: "shop", agentOnly: false, constants: false, version: "test", nowMs: 0, ...extra, ...(extra.rewards ? { rewards } : {}) };
+      const streamed = learnFromSessions(read, o);
+      const held = learnFlow(learnInput(read, o));
+      assert.equal(flowText(streamed), flowText(held));
+      assert.ok(streamed.map.fields.size > 0, "code features are chosen");
+      assert.equal(streamed.provenance.habitEpisodes, SESSIONS - rewards.size);
+    });
+  }
+});
