@@ -145,16 +145,39 @@ export class HttpClient {
     return this.gates[lane].drained();
   }
 
-  /** Sends a request; resolves once the response head is in, rejects if none comes. */
-  open(method: "POST" | "GET", url: string, headers: Record<string, string>, lane: Lane, body?: Buffer): Promise<Opened> {
+  /**
+   * Sends a request; resolves once the response head is in, rejects if none comes. An abort
+   * of `signal` before then drops the request (waiting for a slot or connecting) and rejects.
+   */
+  open(
+    method: "POST" | "GET",
+    url: string,
+    headers: Record<string, string>,
+    lane: Lane,
+    body?: Buffer,
+    signal?: AbortSignal,
+  ): Promise<Opened> {
     const gate = this.gates[lane];
     const slot = gate.acquire();
-    if (slot === undefined) return this.start(method, url, headers, lane, gate, body);
-    return slot.then(() => this.start(method, url, headers, lane, gate, body));
+    if (slot === undefined) return this.start(method, url, headers, lane, gate, body, signal);
+    return slot.then(() => this.start(method, url, headers, lane, gate, body, signal));
   }
 
-  private start(method: "POST" | "GET", url: string, headers: Record<string, string>, lane: Lane, gate: Gate, body?: Buffer): Promise<Opened> {
+  private start(
+    method: "POST" | "GET",
+    url: string,
+    headers: Record<string, string>,
+    lane: Lane,
+    gate: Gate,
+    body?: Buffer,
+    signal?: AbortSignal,
+  ): Promise<Opened> {
     return new Promise((resolve, reject) => {
+      if (signal?.aborted === true) {
+        gate.release();
+        reject(new Error("the request was dropped before it was sent"));
+        return;
+      }
       let stream: Request;
       try {
         stream = this.got[lane].stream(url, body === undefined ? { method, headers } : { method, headers, body });
@@ -176,8 +199,15 @@ export class HttpClient {
       stream.once("close", release);
       const onError = (err: Error) => reject(err);
       stream.once("error", onError);
+      const onAbort = () => {
+        stream.destroy();
+        reject(new Error("the request was dropped before its answer began"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      stream.once("close", () => signal?.removeEventListener("abort", onAbort));
       stream.once("response", (response: { statusCode: number; statusMessage?: string; headers: IncomingHttpHeaders }) => {
         stream.off("error", onError);
+        signal?.removeEventListener("abort", onAbort);
         resolve({
           status: response.statusCode,
           reason: response.statusMessage ?? "",

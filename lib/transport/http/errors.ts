@@ -11,6 +11,7 @@ export const UNREACHABLE = "the server could not be reached";
 export const SESSION_ENDED = "the server has ended the session";
 export const CUT_OFF = "the server's answer was cut off";
 export const EMPTY_ANSWER = "the server's answer to a request was empty";
+export const MISMATCHED = "the server's answer did not match the request";
 
 /** `the server answered HTTP 401 Unauthorized`. */
 export function answeredHttp(status: number, reason: string | undefined): string {
@@ -36,10 +37,21 @@ export function errorLine(idJson: string, message: string): Buffer {
 }
 
 /**
- * Whether a logged message is one of these answers. They are logged as the proxy's (it
+ * The error answers for requests a body failed to answer: one line as `errorLine` writes it,
+ * or, for requests the host sent as a batch, one array of them (a batch is answered by one).
+ */
+export function errorLines(idsJson: readonly string[], batch: boolean, message: string): Buffer {
+  if (!batch && idsJson.length === 1) return errorLine(idsJson[0], message);
+  const each = idsJson.map((id) => errorLine(id, message).subarray(0, -1).toString("utf8"));
+  return Buffer.from(`[${each.join(",")}]\n`);
+}
+
+/**
+ * Whether a logged message is one of these answers (or a batch of them). They are logged as the proxy's (it
  * wrote them), but stand in for the server's answer: a replay plays them as the server's.
  */
 export function isErrorAnswer(message: unknown): boolean {
+  if (Array.isArray(message)) return message.length > 0 && message.every((m) => isErrorAnswer(m));
   if (message === null || typeof message !== "object" || Array.isArray(message)) return false;
   const error = (message as { error?: unknown }).error;
   if (error === null || typeof error !== "object") return false;

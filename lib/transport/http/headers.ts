@@ -4,7 +4,7 @@ import { ProxyError } from "../../util/proxy-error.js";
 export type UpstreamHeader = readonly [name: string, value: string];
 
 /** RFC 9110 `token`: what a header name may be made of. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
  * Headers the proxy's HTTP client writes from the request itself. A configured one would

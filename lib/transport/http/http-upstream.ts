@@ -24,7 +24,11 @@ export interface HttpUpstreamOptions {
   onEra?: (era: EraInfo) => void;
 }
 
-/** Requests waiting for a connection before the host's input is paused (backpressure). */
+/**
+ * Requests, or notifications and answers, waiting for a connection before the host's input is
+ * paused (backpressure): without it a host writing faster than the server takes its POSTs
+ * would grow the proxy's memory without bound.
+ */
 const MAX_QUEUED = 4096;
 /** How long the DELETE that ends a session may take. */
 const DELETE_TIMEOUT_MS = 5_000;
@@ -38,13 +42,16 @@ const DELETE_TIMEOUT_MS = 5_000;
  * - Each host line is POSTed. `initialize` and `notifications/initialized` go one at a time
  *   (later lines wait for their whole answer); everything else goes concurrently.
  * - Answers come back as JSON bodies or event streams, handed to the host as one line each,
- *   the server's text as sent (line breaks removed). 202 sends nothing; so does an empty
- *   (priming) event. An event stream that ends before its answer is resumed by GET with
+ *   the server's text as sent (line breaks removed), once a JSON body is seen to answer
+ *   the request POSTed (another id is answered with an error). 202 sends nothing; so does
+ *   an empty (priming) event. An event stream that ends before its answer is resumed by GET with
  *   `Last-Event-ID` after the server's `retry` (SEP-1699); one that cannot be resumed is
  *   answered with an error, so the host never waits forever.
  * - After `notifications/initialized`, a GET stream carries the server's own messages; it is
- *   reopened with `Last-Event-ID` when it drops, backing off, and given up after 5 failures
- *   in a row, or at once on 404 or 405.
+ *   reopened with `Last-Event-ID` when it drops, backing off exponentially while streams end
+ *   at once, and given up after 5 failures in a row, or at once on 404 or 405.
+ * - A `notifications/cancelled` is POSTed (before 2026-07-28) and the cancelled request's
+ *   stream, or the GET resuming it, is closed; nothing more is said about it.
  * - When the host's input ends: wait for what is in flight, DELETE the session (5 s at
  *   most), end `output`, and exit 0.
  * - MCP 2026-07-28 requests (their `_meta` names the version) carry `MCP-Protocol-Version`,
@@ -129,11 +136,20 @@ export class HttpUpstream implements ServerTransport {
         continue;
       }
       const work = this.post(body, p);
+      if (p.method === "notifications/cancelled") {
+        // Earlier revisions: the server is told by the notification itself, and the host
+        // waits for nothing more, so the request's stream (or the GET resuming it) is closed.
+        this.inFlight.cancel(p.cancels);
+      }
       if (p.method === "initialize" || p.method === "notifications/initialized") {
         await work.settled;
         if (p.method === "notifications/initialized" && !this.session.isModern) await this.getStream.start();
-      } else if (this.client.queued("request") > MAX_QUEUED) {
-        await this.client.drained("request");
+      } else {
+        // Requests and the host's notifications and answers wait in pools of their own;
+        // past MAX_QUEUED in either the host's input is paused.
+        for (const lane of ["request", "reply"] as const) {
+          if (this.client.queued(lane) > MAX_QUEUED) await this.client.drained(lane);
+        }
       }
     }
   }

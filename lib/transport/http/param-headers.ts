@@ -1,4 +1,5 @@
 import { headerValue, isObject } from "../../protocol/protocol-era.js";
+import { TOKEN } from "./headers.js";
 
 interface Mirrored {
   /** The chain of `properties` keys leading to the annotated argument. */
@@ -6,8 +7,6 @@ interface Mirrored {
   /** The header's name: `mcp-param-<x-mcp-header>`. */
   header: string;
 }
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
  * MCP 2026-07-28 "Custom Headers from Tool Parameters": a tool's `inputSchema` may mark

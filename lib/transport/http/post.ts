@@ -1,6 +1,6 @@
 import type { Opened } from "./client.js";
-import { isAnswerTo, isErrorFor } from "./answer-match.js";
-import { CUT_OFF, EMPTY_ANSWER, SESSION_ENDED, UNREACHABLE, answeredHttp, errorText, stderrText } from "./errors.js";
+import { answerMismatch, isAnswerTo, isErrorFor } from "./answer-match.js";
+import { CUT_OFF, EMPTY_ANSWER, MISMATCHED, SESSION_ENDED, UNREACHABLE, answeredHttp, errorLines, errorText, stderrText } from "./errors.js";
 import { hostLineFromBytes, hostLineFromText } from "./hand-over.js";
 import type { Work } from "./in-flight.js";
 import { resumeAnswer } from "./resume.js";
@@ -15,9 +15,12 @@ import type { UpstreamContext } from "./upstream-context.js";
 export async function deliverByPost(ctx: UpstreamContext, work: Work, body: Buffer, answered: () => void): Promise<void> {
   const p = work.peek;
   let opened: Opened;
+  // A cancel that comes while the POST waits or connects drops it.
+  const connecting = new AbortController();
+  work.abort = () => connecting.abort();
   try {
     const lane = p.idJson === undefined ? "reply" : "request";
-    opened = await ctx.client.open("POST", ctx.url, ctx.session.postHeaders(p), lane, body);
+    opened = await ctx.client.open("POST", ctx.url, ctx.session.postHeaders(p), lane, body, connecting.signal);
   } catch (err) {
     if (work.cancelled) return;
     ctx.report(stderrText.unreachable(errorText(err)));
@@ -30,22 +33,26 @@ export async function deliverByPost(ctx: UpstreamContext, work: Work, body: Buff
   if (opened.status === 202) return drain(opened);
   if (opened.status < 200 || opened.status > 299) return refused(ctx, work, opened);
   if (isEventStream(opened.headers["content-type"])) return readPostStream(ctx, work, opened, answered);
-  return readJsonBody(ctx, work, opened, answered);
+  return readJsonBody(ctx, work, body, opened, answered);
 }
 
-/** A non-2xx answer: the host gets an error for a request (or, modern, the server's own). */
+/**
+ * A non-2xx answer: the host gets an error for a request (or, modern, the server's own), and
+ * stderr says why. Work the host cancelled meanwhile gets neither.
+ */
 async function refused(ctx: UpstreamContext, work: Work, opened: Opened): Promise<void> {
   const p = work.peek;
   const ended = opened.status === 404 && ctx.session.sessionId !== undefined;
   const reason = ended ? SESSION_ENDED : answeredHttp(opened.status, opened.reason);
-  ctx.report(reason);
   let body: Buffer | undefined;
   try {
     body = await readAll(opened.body);
   } catch {
     body = undefined;
   }
-  if (work.cancelled || p.idJson === undefined) return;
+  if (work.cancelled) return;
+  ctx.report(reason);
+  if (p.idJson === undefined) return;
   const modern = ctx.session.isModernFor(p);
   if (!ended && modern && body !== undefined) {
     const own = hostLineFromBytes(body);
@@ -57,7 +64,7 @@ async function refused(ctx: UpstreamContext, work: Work, opened: Opened): Promis
   ctx.host.answerWithError(work, reason);
 }
 
-async function readJsonBody(ctx: UpstreamContext, work: Work, opened: Opened, answered: () => void): Promise<void> {
+async function readJsonBody(ctx: UpstreamContext, work: Work, posted: Buffer, opened: Opened, answered: () => void): Promise<void> {
   let body: Buffer;
   try {
     body = await readAll(opened.body);
@@ -75,6 +82,14 @@ async function readJsonBody(ctx: UpstreamContext, work: Work, opened: Opened, an
       ctx.report(EMPTY_ANSWER);
       ctx.host.answerWithError(work, EMPTY_ANSWER);
     }
+    return;
+  }
+  // The body must answer what was POSTed: the request's id (or each request of a batch).
+  // Handed over, an answer with another id would reach the host as a wrong answer.
+  const mismatch = answerMismatch(posted, work.peek, line, isJsonType(opened.headers["content-type"]));
+  if (mismatch !== undefined) {
+    ctx.report(`${MISMATCHED}: ${mismatch.why}`);
+    ctx.host.emit(errorLines(mismatch.ids, mismatch.batch, MISMATCHED), "proxy");
     return;
   }
   ctx.session.learnFrom(work.peek, line);
@@ -104,6 +119,11 @@ async function readPostStream(ctx: UpstreamContext, work: Work, opened: Opened, 
     return;
   }
   await resumeAnswer(ctx, work, reader.lastEventId!, reader.retryMs, onData);
+}
+
+/** `application/json`, whatever its parameters. */
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*application\/json\s*(;|$)/i.test(contentType);
 }
 
 function isEventStream(contentType: string | undefined): boolean {
