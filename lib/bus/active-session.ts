@@ -14,6 +14,7 @@ import { checkLine } from "../protocol/line-check.js";
 import { messagesOf } from "./runtime/json-rpc.js";
 import { OWN_ID_PREFIX } from "./runtime/own-requests.js";
 import { sessionBus, type SessionIo } from "./session.js";
+import { errorText } from "../util/error-text.js";
 
 export interface ActiveSetup {
   plugins: PluginFactory[];
@@ -152,7 +153,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
         bus.toClient.next(f);
       },
       error: (e: unknown) => {
-        io.report(`a plugin failed: ${e instanceof Error ? e.message : String(e)}`);
+        io.report(`a plugin failed: ${errorText(e)}`);
         resolve();
       },
       complete: () => resolve(),
@@ -164,7 +165,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
         f[ON_HANDLED]?.("forwarded");
       },
       error: (e: unknown) => {
-        io.report(`a plugin failed: ${e instanceof Error ? e.message : String(e)}`);
+        io.report(`a plugin failed: ${errorText(e)}`);
         serverOpen = false;
         bus.toServer.complete();
       },

@@ -9,6 +9,7 @@ import { sessionPath } from "../util/session-path.js";
 import { flag, one, type ParsedArgs } from "./args.js";
 import type { flowFromArgs } from "./flow-options.js";
 import { say } from "./report.js";
+import { errorText } from "../util/error-text.js";
 
 /**
  * The built-in features as plugins, in chain order: the conversation is logged before
@@ -37,7 +38,7 @@ export function builtinPlugins(
     try {
       guardsFor(domain);
     } catch (err) {
-      throw new ProxyError((err as Error).message);
+      throw new ProxyError(errorText(err));
     }
     plugins.push(guardsPlugin({ domain: domain! }));
   }

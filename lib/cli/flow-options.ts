@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { all, flag, one, type ParsedArgs } from "./args.js";
 import { makeOracle } from "../oracle/make-oracle.js";
 import type { OracleKind } from "../oracle/oracle.js";
-import { ProxyError, describe } from "../util/proxy-error.js";
+import { ProxyError } from "../util/proxy-error.js";
+import { errorText } from "../util/error-text.js";
 import { sessionPath } from "../util/session-path.js";
 import { expandTilde } from "../util/tilde.js";
 import type { PluginFactory } from "../bus/runtime/api.js";
@@ -66,7 +67,7 @@ export function flowFromArgs(
   } catch (err) {
     // One line on stderr, whatever a value named in the reason holds.
     // eslint-disable-next-line no-control-regex -- control characters are what it escapes
-    throw new ProxyError(`loading ${path}`, describe(err).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1)));
+    throw new ProxyError(`loading ${path}`, errorText(err).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1)));
   }
   const decider = one<DeciderName>(args, "flow-decider") ?? defaultDecider(flow);
   const mismatch = deciderMismatch(flow, path, decider);

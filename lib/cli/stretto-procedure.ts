@@ -15,6 +15,7 @@ import { runJson, runSummary } from "../procedure/output.js";
 import { runProcedure, type Run } from "../procedure/run.js";
 import { osErrorText } from "../util/os-errors.js";
 import { VERSION } from "../version.js";
+import { errorText } from "../util/error-text.js";
 
 const EXIT_FAILED = 1;
 
@@ -130,7 +131,7 @@ main(process.argv.slice(2)).then(
     for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(s);
   },
   (err: unknown) => {
-    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`Error: ${errorText(err)}\n`);
     process.exitCode = EXIT_FAILED;
   },
 );

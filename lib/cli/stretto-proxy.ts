@@ -12,7 +12,7 @@ import { StdioChild } from "../transport/stdio-child.js";
 import { resolveUpstreamHeaders } from "../transport/http/headers.js";
 import { openHttpUpstream } from "../transport/http/open.js";
 import type { ServerTransport } from "../bus/server-port.js";
-import { describe } from "../util/proxy-error.js";
+import { errorText } from "../util/error-text.js";
 import { expandTilde } from "../util/tilde.js";
 import { all, flag, one, parseCommandLine, type ParsedArgs } from "./args.js";
 import type { PluginFactory } from "../bus/runtime/api.js";
@@ -120,7 +120,7 @@ function pruneAtStart(args: ParsedArgs, recordDir: string | undefined): void {
       const n = prune(dir, days);
       if (n > 0) report(`deleted ${n} files older than ${days} days from ${dir}`);
     } catch (err) {
-      report(`pruning ${dir}: ${describe(err)}`);
+      report(`pruning ${dir}: ${errorText(err)}`);
     }
   }
 }
@@ -152,7 +152,7 @@ function mapOpt<T, U>(v: T | undefined, f: (t: T) => U): U | undefined {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    report(describe(err));
+    report(errorText(err));
     process.exit(EXIT_PROXY_FAILED);
   },
 );

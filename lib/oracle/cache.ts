@@ -7,6 +7,7 @@ import { osErrorText } from "../util/os-errors.js";
 import { createNewHandle } from "../util/safe-open.js";
 import { answerFolder, isRequestKey } from "./cache-layout.js";
 import { OracleError, parseResponse, type OracleRequest, type OracleResponse } from "./oracle.js";
+import { errorText } from "../util/error-text.js";
 
 // The package is CommonJS with an ES-style `export default` in its types: under NodeNext
 // the default import is `module.exports` itself, typed as the module. Take whichever holds
@@ -59,7 +60,7 @@ export class AnswerCache {
     try {
       return parseResponse(text);
     } catch (err) {
-      throw new OracleError(`reading ${path}: ${(err as Error).message}`);
+      throw new OracleError(`reading ${path}: ${errorText(err)}`);
     }
   }
 

@@ -4,6 +4,7 @@ import got, { RequestError, type Got } from "got";
 import { VERSION } from "../version.js";
 import type { ApiKey } from "./api-key.js";
 import { OracleError, parseResponse, type Oracle, type OracleRequest, type OracleResponse } from "./oracle.js";
+import { errorText } from "../util/error-text.js";
 
 export const DEFAULT_BASE_URL = "https://api.typesafe.ai";
 
@@ -111,13 +112,13 @@ export class JevClient implements Oracle {
           await this.sleep(retry);
           continue;
         }
-        throw new OracleError(`sending request to TypeSafe: ${(err as Error).message}`);
+        throw new OracleError(`sending request to TypeSafe: ${errorText(err)}`);
       }
       if (status >= 200 && status < 300) {
         try {
           return parseResponse(text);
         } catch (err) {
-          throw new OracleError(`decoding TypeSafe response: ${(err as Error).message}`);
+          throw new OracleError(`decoding TypeSafe response: ${errorText(err)}`);
         }
       }
       if (retry !== undefined && RETRIED_STATUSES.has(status)) {

@@ -10,6 +10,7 @@ import { ProcedureError } from "./error.js";
 import { compact, fromPlain, isObject, jsonEqual, jsonNumber, type Json, type JsonObject } from "./json.js";
 import { tryParseJson } from "./json-parse.js";
 import type { ToolResult, Tools } from "./run.js";
+import { errorText } from "../util/error-text.js";
 
 export const PROTOCOL_VERSION = "2025-06-18";
 /** How long a server may take to exit once its stdin is closed, before it is stopped. */
@@ -78,7 +79,7 @@ export class McpStdioClient implements Tools {
     try {
       child = await StdioChild.start(command, { graceMs: options.patienceMs ?? DEFAULT_PATIENCE_MS });
     } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
+      const text = errorText(err);
       const prefix = `starting ${program}: `;
       throw new ProcedureError(`starting ${program}`, text.startsWith(prefix) ? text.slice(prefix.length) : text);
     }

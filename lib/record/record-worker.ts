@@ -10,6 +10,7 @@ import type { Sender } from "../bus/frame.js";
 import { EraDetector, peek } from "../protocol/protocol-era.js";
 import { formatEntry } from "./log-entry.js";
 import type { ToWriter, FromWriter } from "./record-messages.js";
+import { errorText } from "../util/error-text.js";
 
 const { fd, path } = workerData as { fd: number; path: string };
 let stopped = false;
@@ -31,7 +32,7 @@ function write(parts: Buffer[]): void {
     writeAll(Buffer.concat(parts));
   } catch (err) {
     stopped = true;
-    tell({ kind: "stopped", message: `recording stopped: writing ${path}: ${(err as Error).message}` });
+    tell({ kind: "stopped", message: `recording stopped: writing ${path}: ${errorText(err)}` });
   }
 }
 

@@ -10,6 +10,7 @@
 import type { Json } from "./json.js";
 import { schemaReason, validateEntry, validateHeader } from "./log-schema.js";
 import { LOG_VERSION, type LogEntry, type LogHeader, type McpLog, type Peer } from "./log-types.js";
+import { errorText } from "../util/error-text.js";
 
 /** What a log's lines turn into, in order: the header once, then each entry. */
 export interface LogSink {
@@ -132,5 +133,5 @@ export function parseEntry(text: string): LogEntry | string {
 }
 
 function jsonReason(e: unknown): string {
-  return `not JSON: ${e instanceof Error ? e.message : String(e)}`;
+  return `not JSON: ${errorText(e)}`;
 }

@@ -1,4 +1,5 @@
 import { constants } from "node:os";
+import { errorText } from "./error-text.js";
 
 /**
  * The text Rust's `io::Error` prints (`No such file or directory (os error 2)`), so error
@@ -27,5 +28,5 @@ export function osErrorText(err: unknown): string {
     const errno = (constants.errno as Record<string, number>)[code];
     return errno === undefined ? TEXTS[code] : `${TEXTS[code]} (os error ${errno})`;
   }
-  return e instanceof Error ? e.message : String(err);
+  return errorText(err);
 }

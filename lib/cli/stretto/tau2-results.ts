@@ -10,6 +10,7 @@ import { field, isObject, type Json } from "../../trace/json.js";
 import type { Episode, EpisodeEvent, ToolCall } from "../../trace/episode-types.js";
 import { LogReadError } from "../../trace/index.js";
 import { osErrorText } from "../../util/os-errors.js";
+import { errorText } from "../../util/error-text.js";
 
 export interface Tau2Results {
   /** `info.environment_info.domain_name`, or `""`. */
@@ -28,7 +29,7 @@ export async function readTau2Results(path: string): Promise<Tau2Results> {
   try {
     json = JSON.parse(text) as Json;
   } catch (e) {
-    throw new LogReadError(`${path} is not a τ²-bench results file: ${(e as Error).message}`);
+    throw new LogReadError(`${path} is not a τ²-bench results file: ${errorText(e)}`);
   }
   if (!isObject(json) || !Array.isArray(field(json, "simulations"))) {
     throw new LogReadError(`${path} is not a τ²-bench results file: it has no simulations`);

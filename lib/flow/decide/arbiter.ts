@@ -11,6 +11,7 @@ import { arbiterRequest } from "./arbiter-request.js";
 import { foldOf } from "./fnv.js";
 import type { LiveSite } from "./site.js";
 import { RESPOND } from "./types.js";
+import { errorText } from "../../util/error-text.js";
 
 export const INCOMPLETE = "the System-One answer was incomplete";
 
@@ -85,7 +86,7 @@ export async function arbiterProbs(input: ArbiterInput): Promise<ArbiterResult> 
   try {
     response = await input.oracle.ask(request);
   } catch (err) {
-    return { ok: false, key, reason: modelFailed(err instanceof Error ? err.message : String(err)) };
+    return { ok: false, key, reason: modelFailed(errorText(err)) };
   }
   const answers = readAnswers(flow, options, response);
   if (answers === undefined) return { ok: false, key, reason: INCOMPLETE };

@@ -24,6 +24,7 @@ import type { FlowJson } from "./flow-json.js";
 import { describeSchemaError, flowValidator } from "./flow-schema.js";
 import { FLOW_VERSIONS, type Flow, type FlowVersion } from "./flow-types.js";
 import { normalizeFlow } from "./normalize-flow.js";
+import { errorText } from "../../util/error-text.js";
 
 /** Why a flow did not load; the message is the part after `loading <path>: `. */
 export class FlowLoadError extends Error {
@@ -74,7 +75,7 @@ export function flowFromJson(doc: unknown): Flow {
   try {
     program = programGiven ? parseProgram(json.program) : standardProgram();
   } catch (err) {
-    throw new FlowLoadError(`the flow's program: ${err instanceof Error ? err.message : String(err)}`);
+    throw new FlowLoadError(`the flow's program: ${errorText(err)}`);
   }
   if (json.surprise !== undefined && json.surprise.window === 0) throw new FlowLoadError(SURPRISE_WINDOW);
   if (version === 1) {
@@ -85,7 +86,7 @@ export function flowFromJson(doc: unknown): Flow {
   try {
     checkProgram(program);
   } catch (err) {
-    throw new FlowLoadError(`the flow's program: ${err instanceof Error ? err.message : String(err)}`);
+    throw new FlowLoadError(`the flow's program: ${errorText(err)}`);
   }
   return normalizeFlow(json, version, program, programGiven);
 }

@@ -22,6 +22,7 @@ import {
   type SiteValue,
   type Value,
 } from "./values.js";
+import { errorText } from "../../util/error-text.js";
 
 export type Effect =
   | { kind: "sample"; address: string; dist: SiteDistribution }
@@ -57,7 +58,7 @@ export function* execute(program: Program, model: RunModel, names: readonly stri
   try {
     return ex.eval(program.ret);
   } catch (err) {
-    yield reject(`\`pure\`: ${(err as Error).message}`);
+    yield reject(`\`pure\`: ${errorText(err)}`);
     return f64(NaN);
   }
 }
@@ -113,7 +114,7 @@ class Execution {
           v = this.eval(s.value);
         } catch (err) {
           v = f64(NaN);
-          yield reject(`\`${s.var}\`: ${(err as Error).message}`);
+          yield reject(`\`${s.var}\`: ${errorText(err)}`);
         }
         if (s.stmt === "let") this.bind(s.var, v);
         else this.assign(s.var, v);
@@ -126,7 +127,7 @@ class Execution {
         try {
           cond = this.truth(this.eval(s.cond));
         } catch (err) {
-          yield reject(`\`if\` condition: ${(err as Error).message}`);
+          yield reject(`\`if\` condition: ${errorText(err)}`);
           return undefined;
         }
         return yield* this.block(cond ? s.then : (s.else ?? []));
@@ -138,7 +139,7 @@ class Execution {
           start = this.bound(s.start);
           end = this.bound(s.end);
         } catch (err) {
-          yield reject(`\`for ${s.var}\`: ${(err as Error).message}`);
+          yield reject(`\`for ${s.var}\`: ${errorText(err)}`);
           return undefined;
         }
         for (let i = start; i < end; i++) {
@@ -154,7 +155,7 @@ class Execution {
           if (x === undefined) throw new RuntimeError(`expected a number, found ${typeName(v)}`);
           logw = Number.isNaN(x) ? -Infinity : x;
         } catch (err) {
-          yield reject(`\`factor\`: ${(err as Error).message}`);
+          yield reject(`\`factor\`: ${errorText(err)}`);
           return undefined;
         }
         yield { kind: "factor", logw };
@@ -168,7 +169,7 @@ class Execution {
           dist = this.dist(s.dist);
         } catch (err) {
           this.bind(s.var, placeholder(s.dist.name));
-          yield reject(`sample \`${s.var}\`: ${(err as Error).message}`);
+          yield reject(`sample \`${s.var}\`: ${errorText(err)}`);
           return undefined;
         }
         const value = yield { kind: "sample", address, dist };
@@ -184,7 +185,7 @@ class Execution {
           observed = this.eval(s.value);
           dist = this.dist(s.dist);
         } catch (err) {
-          yield reject(`observe \`${s.addr.name}\`: ${(err as Error).message}`);
+          yield reject(`observe \`${s.addr.name}\`: ${errorText(err)}`);
           return undefined;
         }
         const value = dist.kind === "decide" ? asUsize(observed) : asBool(observed);

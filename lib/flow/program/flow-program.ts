@@ -12,6 +12,7 @@ import type { Program } from "./program-types.js";
 import { RunModel } from "./run-model.js";
 import { runSites, type RunSite } from "./trace.js";
 import type { SiteValue } from "./values.js";
+import { errorText } from "../../util/error-text.js";
 
 /** What the flow log's run line holds (docs/flows.md, "Serve a flow"), less `after`. */
 export interface RunLine {
@@ -31,7 +32,7 @@ export class FlowProgram {
     try {
       checkProgram(flow.program);
     } catch (err) {
-      throw new ProgramError(`the flow's program: ${(err as Error).message}`);
+      throw new ProgramError(`the flow's program: ${errorText(err)}`);
     }
     this.program = flow.program;
     this.model = new RunModel(flow);

@@ -17,6 +17,7 @@ import {
   type Stmt,
 } from "./program-types.js";
 import { programDepth } from "./program-depth.js";
+import { errorText } from "../../util/error-text.js";
 
 /** Words the text syntax reserves; they cannot name variables, distributions or functions. */
 const RESERVED = new Set(["let", "mut", "observe", "factor", "for", "in", "if", "else", "break", "pure", "true", "false"]);
@@ -32,7 +33,7 @@ export function parseProgramText(text: string): Program {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw invalidJson(err instanceof Error ? err.message : String(err));
+    throw invalidJson(errorText(err));
   }
   return parseProgram(value);
 }
