@@ -3,6 +3,7 @@ import type { OwnAnswer } from "./api.js";
 import type { RpcResponse } from "./json-rpc.js";
 
 export const OWN_ID_PREFIX = "stretto-";
+/** How long the proxy waits for the answer to one of its own requests, unless the request names its own patience. */
 export const DEFAULT_PATIENCE_MS = 60_000;
 
 interface Waiting {

@@ -1,4 +1,4 @@
-import { CALL_CHECK, CONVERSATION, type Frame, frame, idKeyOfValue, jsonOf, keepMessages, mayHold, messageLine, messagesOf, type Plugin, type PluginContext, type PluginFactory, responseOf, toolAnswer, type WireMessage } from "../index.js";
+import { CALL_CHECK, CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKeyOfValue, jsonOf, keepMessages, mayHold, messageLine, messagesOf, type Plugin, type PluginContext, type PluginFactory, responseOf, toolAnswer, type WireMessage } from "../index.js";
 import { concat, EMPTY, from, mergeMap, type Observable, of } from "../rx.js";
 import { answerText, callLabel, innerCalls } from "./commit-call.js";
 import { COMMIT_INSTRUCTIONS, COMMIT_TOOL, COMMIT_TOOL_NAME, COMMIT_USAGE } from "./listing.js";
@@ -17,7 +17,7 @@ export function commitPlugin(options: CommitOptions = {}): PluginFactory {
   return (session): Plugin => {
     const listings = new Set<string>();
     const initializes = new Set<string>();
-    const patienceMs = options.patienceMs ?? 60_000;
+    const patienceMs = options.patienceMs ?? DEFAULT_PATIENCE_MS;
 
     const client = (source: Observable<Frame>) =>
       source.pipe(

@@ -1,4 +1,4 @@
-import { CONVERSATION, type Frame, frame, idKey, jsonOf, mayHold, messagesOf, type OwnAnswer, type Plugin, type PluginContext, type PluginFactory, requestOf, responseOf, type RpcId, type RpcResponse } from "../index.js";
+import { CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKey, jsonOf, mayHold, messagesOf, type OwnAnswer, type Plugin, type PluginContext, type PluginFactory, requestOf, responseOf, type RpcId, type RpcResponse } from "../index.js";
 /**
  * `--flow`: serves a flow behind the agent's calls (docs/flows.md, "Serve a flow"). When the server answers one of the agent's `tools/call`s, the plugin holds the
  * answer and runs the flow's program live: each decision comes from the decider, each
@@ -16,12 +16,12 @@ import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
 import { ServedServer } from "./served-server.js";
+import { errorText } from "../../util/error-text.js";
 
 /** The caps' defaults (the options table in docs/flows.md, "Serve a flow"). */
 export const PER_CALL = 8;
 export const PER_SESSION = 40;
 export const MAX_QUESTIONS = 300;
-export const PATIENCE_MS = 60_000;
 export const DEFAULT_THRESHOLD = 0.3;
 
 export interface FlowSettings {
@@ -59,10 +59,6 @@ interface AgentCall {
   name: string;
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export function flowPlugin(settings: FlowSettings): PluginFactory {
   return (session): Plugin => {
     const { flow } = settings;
@@ -70,7 +66,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
     const perSession = settings.perSession ?? PER_SESSION;
     const maxQuestions = settings.questions ?? MAX_QUESTIONS;
     const threshold = settings.threshold ?? DEFAULT_THRESHOLD;
-    const patienceMs = settings.patienceMs ?? PATIENCE_MS;
+    const patienceMs = settings.patienceMs ?? DEFAULT_PATIENCE_MS;
     const shadow = settings.shadow === true;
     const taskId = settings.taskId ?? session.session;
     const log = settings.log?.(session);
