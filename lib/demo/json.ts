@@ -1,12 +1,13 @@
+import { isObject as isPlainObject } from "../util/is-object.js";
+
 /** A parsed JSON value, as the demo reads and writes it. */
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {
   [key: string]: Json;
 }
 
-export function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
+/** Whether a value is a JSON object (`isObject` of lib/util, typed for these values). */
+export const isObject = isPlainObject as (value: Json | undefined) => value is JsonObject;
 
 /**
  * `value[key]` when `value` is an object that has it, like serde_json's `Value::get`:

@@ -4,6 +4,7 @@
  * it (`jev`, `replay`, `mock`); the flow's arbiter and the confirmation judge both ask
  * through it, so they share one cache and its keys.
  */
+import { isObject } from "../util/is-object.js";
 
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -170,8 +171,4 @@ function usage(raw: unknown): Usage {
     return v;
   };
   return { input_tokens: count("input_tokens"), output_tokens: count("output_tokens") };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

@@ -15,6 +15,10 @@
  * with `server/discover` and falls back to `initialize` ends up legacy, as it should. A
  * message that settles nothing (a `ping` before anything else) leaves the era unknown.
  */
+import { isObject } from "../util/is-object.js";
+
+/** The JSON-object test, for the readers of protocol values. */
+export { isObject };
 export type Era = "legacy" | "modern";
 
 export interface EraInfo {
@@ -113,8 +117,4 @@ export function headerValue(value: string): string {
   const plain = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
   const sentinel = value.startsWith("=?base64?") && value.endsWith("?=");
   return plain && !sentinel ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

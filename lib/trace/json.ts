@@ -9,15 +9,15 @@
  * using serde_json without `preserve_order` does). Values carried through (a call's
  * `arguments`) keep the order they were sent in.
  */
+import { isObject as isPlainObject } from "../util/is-object.js";
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {
   [key: string]: Json;
 }
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/** Whether a value is a JSON object (`isObject` of lib/util, typed for these values). */
+export const isObject = isPlainObject as (v: unknown) => v is JsonObject;
 
 /** `v[key]` when `v` is an object that has that key (even with a null value). */
 export function field(v: unknown, key: string): Json | undefined {

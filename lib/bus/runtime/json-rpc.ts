@@ -2,6 +2,8 @@ import { CHECKED, ON_HANDLED, PARSED, frame as newFrame, type Frame } from "../f
 import { checkLine, type WireMessage } from "../../protocol/line-check.js";
 import { toolResultLine } from "../../protocol/compose.js";
 import { mayHoldText } from "../../trace/json.js";
+import { isObject } from "../../util/is-object.js";
+import { idKeyOfValue } from "../../protocol/id-key.js";
 import { isUtf8 } from "node:buffer";
 
 /** A JSON-RPC id: MCP uses strings and numbers. */
@@ -53,10 +55,6 @@ export function mayHold(frame: Frame, text: string): boolean {
   return mayHoldText(frame.bytes, text);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 function isId(v: unknown): v is RpcId {
   return typeof v === "string" || typeof v === "number";
 }
@@ -89,9 +87,9 @@ export function sameId(a: RpcId, b: RpcId): boolean {
   return a === b;
 }
 
-/** A key for maps of ids that keeps 1 and "1" apart. */
+/** A key for maps of ids that keeps 1 and "1" apart: the protocol's `idKeyOfValue`. */
 export function idKey(id: RpcId): string {
-  return typeof id === "string" ? `s:${id}` : `n:${id}`;
+  return idKeyOfValue(id);
 }
 
 /** One line the proxy composed: compact JSON and `\n`. */

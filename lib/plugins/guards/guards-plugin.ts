@@ -2,6 +2,7 @@ import { CALL_CHECK, CONVERSATION, decide, errorLine, type Frame, keepMessages, 
 import { refusalNotice, type Decision } from "../../guards/check.js";
 import { EventCursor } from "../../guards/event-cursor.js";
 import { guardsFor } from "../../guards/domains.js";
+import { isObject } from "../../util/is-object.js";
 
 export interface GuardsPluginOptions {
   domain: string;
@@ -38,11 +39,11 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     const refuses = (m: WireMessage): boolean => {
       if (m.method !== "tools/call" || m.idText === undefined) return false;
       const params = m.value["params"];
-      const name = isPlainObject(params) ? params["name"] : undefined;
+      const name = isObject(params) ? params["name"] : undefined;
       if (typeof name !== "string") return unjudged(m, "a tools/call without a tool name");
       if (!guards.guards(name)) return false;
       const args = (params as Record<string, unknown>)["arguments"];
-      if (args !== undefined && args !== null && !isPlainObject(args)) return unjudged(m, `the arguments of ${name} are not an object`);
+      if (args !== undefined && args !== null && !isObject(args)) return unjudged(m, `the arguments of ${name} are not an object`);
       const d = check(name, args);
       if (!d.refused) return false;
       session.say(refusalNotice(name, d.reason!));
@@ -68,8 +69,4 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       }),
     };
   };
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
