@@ -20,7 +20,8 @@ export interface Episodes extends Iterable<Episode> {
 
 export class EpisodeStore implements Episodes {
   private readonly blocks: Buffer[] = [];
-  private pending: Episode[] = [];
+  /** The episodes not yet in a block, already serialized: an episode object dies young. */
+  private pending: Buffer[] = [];
   private count = 0;
 
   get length(): number {
@@ -28,22 +29,18 @@ export class EpisodeStore implements Episodes {
   }
 
   add(ep: Episode): void {
-    this.pending.push(ep);
+    const bytes = serialize(ep);
+    const size = Buffer.allocUnsafe(4);
+    size.writeUInt32LE(bytes.length);
+    this.pending.push(size, bytes);
     this.count++;
-    if (this.pending.length === BLOCK_EPISODES) this.seal();
+    if (this.pending.length === 2 * BLOCK_EPISODES) this.seal();
   }
 
   *[Symbol.iterator](): Iterator<Episode> {
-    for (const block of this.blocks) {
-      // One episode at a time from the inflated bytes: only the episode being read is objects.
-      const bytes = inflateRawSync(block);
-      for (let at = 0; at < bytes.length; ) {
-        const size = bytes.readUInt32LE(at);
-        yield deserialize(bytes.subarray(at + 4, at + 4 + size)) as Episode;
-        at += 4 + size;
-      }
-    }
-    yield* this.pending;
+    // One episode at a time from the inflated bytes: only the episode being read is objects.
+    for (const block of this.blocks) yield* episodesIn(inflateRawSync(block));
+    yield* episodesIn(Buffer.concat(this.pending));
   }
 
   /** Every episode through `f`, as an array (holds them all: for the readers that need that). */
@@ -55,15 +52,16 @@ export class EpisodeStore implements Episodes {
 
   /** The pending episodes as one block: each one's size (u32 LE) and serialized bytes, deflated. */
   private seal(): void {
-    const parts: Buffer[] = [];
-    for (const ep of this.pending) {
-      const bytes = serialize(ep);
-      const size = Buffer.allocUnsafe(4);
-      size.writeUInt32LE(bytes.length);
-      parts.push(size, bytes);
-    }
-    this.blocks.push(deflateRawSync(Buffer.concat(parts), { level: constants.Z_BEST_SPEED }));
+    this.blocks.push(deflateRawSync(Buffer.concat(this.pending), { level: constants.Z_BEST_SPEED }));
     this.pending = [];
+  }
+}
+
+function* episodesIn(bytes: Buffer): Generator<Episode> {
+  for (let at = 0; at < bytes.length; ) {
+    const size = bytes.readUInt32LE(at);
+    yield deserialize(bytes.subarray(at + 4, at + 4 + size)) as Episode;
+    at += 4 + size;
   }
 }
 
