@@ -81,7 +81,7 @@ export function fieldTable(training: Iterable<Episode>): FieldTable {
   const offered = new Map<string, Map<string, CodeField>>();
   for (const [tool, o] of outputs(training)) {
     let fields = offered.get(tool);
-    if (fields === undefined) offered.set(tool, (fields = new Map()));
+    if (fields === undefined) offered.set(tool, (fields = new Map<string, CodeField>()));
     fieldsOf(parse(o), fields);
   }
   const tools = [...offered.keys()].sort(compareCodePoints);

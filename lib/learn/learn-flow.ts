@@ -10,7 +10,7 @@ import type { Flow, ToolKind } from "../flow/ir/index.js";
 import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
 import { learnBindings } from "./bindings/learn-bindings.js";
 import { fieldTable, learnFeatures } from "./code-features.js";
-import type { EpisodeStore, Episodes } from "./episode-store.js";
+import type { Episodes } from "./episode-store.js";
 import { ORDER, fitGrouped, fitReach } from "./fit-habit.js";
 import { learnSites } from "./learn-sites.js";
 import { halfLifeWeights, isSuccess, trainingSet } from "./training-set.js";
@@ -49,7 +49,7 @@ export interface LearnInput {
 
 /**
  * What {@link learnFlow} reads: as {@link LearnInput}, with the episodes any collection
- * that can be read in order more than once (an array, or an {@link EpisodeStore} that keeps
+ * that can be read in order more than once (an array, or an `EpisodeStore` that keeps
  * them compressed). The learner reads them in passes and keeps no episode between passes.
  */
 export type LearnSource = Omit<LearnInput, "episodes" | "training"> & { episodes: Episodes; training?: Episodes };
