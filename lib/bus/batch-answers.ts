@@ -70,7 +70,7 @@ export class BatchAnswers {
         return true;
       }
       const batch = key === undefined ? undefined : this.byId.get(idKeyOfText(key));
-      if (batch) {
+      if (batch && key !== undefined) {
         batch.answers.set(idKeyOfText(key), "");
         this.settle(batch, send);
       }
@@ -79,7 +79,7 @@ export class BatchAnswers {
     let held: PendingBatch | undefined;
     const extras: string[] = [];
     for (const part of scan.parts) {
-      const idText = part.idTexts[0];
+      const idText = part.idTexts[0]!;
       const own = text.slice(part.offset, part.offset + part.length);
       const batch = idText === undefined ? undefined : this.byId.get(idKeyOfText(idText));
       if (!batch) extras.push(own);
@@ -107,7 +107,7 @@ export class BatchAnswers {
   private release(batch: PendingBatch, send: (line: Buffer) => void): void {
     for (const key of batch.order) this.byId.delete(key);
     if (!batch.proxyAnswered && batch.serverLines.length === 1) {
-      send(batch.serverLines[0]);
+      send(batch.serverLines[0]!);
       return;
     }
     // Answers that went out on their own (single lines) are "" here.

@@ -48,7 +48,7 @@ export class LineSplitter {
   private takePending(tail?: Buffer): Buffer {
     if (this.pending.length === 0) return tail ?? Buffer.alloc(0);
     if (tail) this.pending.push(tail);
-    const joined = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
     this.pendingLength = 0;
     return joined;

@@ -117,7 +117,7 @@ export function scanArgs(grammar: Grammar, argv: readonly string[]): Scanned {
   const clap = grammar.style === "clap";
   const scanned: Scanned = { values: new Map(), positionals: [], trailing: undefined, asked: [] };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     if (arg === "--") {
       scanned.trailing = argv.slice(i + 1);
       break;
@@ -276,11 +276,11 @@ export function checkTaken(
     for (const o of options) if (o.value === undefined && raw.flags.has(`--${o.long}`)) values.set(o.long, [true]);
   } catch (err) {
     // A usage error's reason is one line, whatever a value holds.
-    if (err instanceof ArgError) return { error: clapText(err.problem).split("\n")[0] };
+    if (err instanceof ArgError) return { error: clapText(err.problem).split("\n")[0]! };
     throw err;
   }
   const problem = checkTogether(options, values);
-  return problem === undefined ? { values } : { error: problem.split("\n")[0] };
+  return problem === undefined ? { values } : { error: problem.split("\n")[0]! };
 }
 
 function helpText(spec: CommandSpec): string {

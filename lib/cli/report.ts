@@ -29,6 +29,6 @@ export const EXIT_PROXY_FAILED = 125;
 /** The shell's rule: the server's code, or 128 + n when signal n ended it; 125 if neither. */
 export function exitCodeOf(status: { code: number | null; signal: NodeJS.Signals | null }, signals: Record<string, number>): number {
   if (status.code !== null) return status.code;
-  if (status.signal !== null && signals[status.signal] !== undefined) return 128 + signals[status.signal];
+  if (status.signal !== null && signals[status.signal] !== undefined) return 128 + signals[status.signal]!;
   return EXIT_PROXY_FAILED;
 }

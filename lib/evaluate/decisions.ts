@@ -103,7 +103,7 @@ export function parseDecision(text: string, where: string): LoggedDecision | und
   }
   if (typeof doc === "object" && doc !== null && "run" in doc && !("action" in doc)) return undefined;
   validator ??= new Ajv({ strict: false, allErrors: false }).compile(decisionSchema);
-  if (!validator(doc)) throw new EvaluateError(`${where}: ${schemaError(validator.errors![0])}`);
+  if (!validator(doc)) throw new EvaluateError(`${where}: ${schemaError(validator.errors![0]!)}`);
   const d = doc as Omit<LoggedDecision, "where" | "site" | "episode"> & { site?: string | null; episode?: string | null };
   if (d.labels.length !== d.policy.options.length) {
     throw new EvaluateError(`${where}: ${d.labels.length} labels for ${d.policy.options.length} options`);

@@ -53,7 +53,7 @@ export function siteOf(d: LoggedDecision): string {
 
 function metricsOf(d: LoggedDecision, i: number): Metrics {
   if (i === -1) return NONE;
-  const l = d.labels[i];
+  const l = d.labels[i]!;
   return [1, l.used ? 1 : 0, l.detour ? 1 : 0, l.turn];
 }
 
@@ -82,7 +82,7 @@ export class LabelModel {
 
   predict(d: LoggedDecision, i: number): Metrics {
     if (i === -1) return NONE;
-    const tool = d.policy.options[i].tool;
+    const tool = d.policy.options[i]!.tool;
     const cell = this.bySite.get(JSON.stringify([siteOf(d), tool])) ?? this.byTool.get(tool);
     return cell === undefined ? UNSEEN : scale(cell.sum, 1 / cell.n);
   }

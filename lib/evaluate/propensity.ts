@@ -16,7 +16,7 @@ export function takenChoice(d: LoggedDecision): number {
 export function propensity(d: LoggedDecision, taken: number): number {
   const { policy } = d;
   const greedy = policy.greedy;
-  const takenTool = taken === -1 ? null : policy.options[taken].tool;
+  const takenTool = taken === -1 ? null : policy.options[taken]!.tool;
   const alternatives = policy.options.filter((o) => o.arguments !== null && o.p > 0 && o.tool !== greedy);
   if (alternatives.length === 0 || policy.epsilon <= 0 || takenTool === greedy) {
     if (takenTool !== greedy) throw new EvaluateError(`${d.where}: the flow took ${takenTool ?? "no lookup"}, which its policy could not take`);

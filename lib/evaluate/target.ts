@@ -35,12 +35,12 @@ export function targetChoice(target: Target, d: LoggedDecision): number {
   if (target.decider === "arbiter" && policy.decider !== "arbiter") {
     throw new EvaluateError(`${d.where}: ${target.name} needs the arbiter's probabilities, but a decision was logged with the ${policy.decider}`);
   }
-  const prob = (i: number): number => (target.decider === "arbiter" ? policy.options[i].p : policy.options[i].habit);
+  const prob = (i: number): number => (target.decider === "arbiter" ? policy.options[i]!.p : policy.options[i]!.habit);
   let best = -1;
   for (let i = 0; i < policy.options.length; i++) if (best === -1 || prob(i) > prob(best)) best = i;
   if (best === -1) return -1;
   const p = prob(best);
-  const binding = policy.options[best].binding;
+  const binding = policy.options[best]!.binding;
   if (p < target.threshold || binding === null || p * binding < target.threshold) return -1;
   return best;
 }

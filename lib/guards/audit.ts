@@ -118,7 +118,7 @@ export class Auditor {
     task[side]++;
     if ([...failing].some((id) => this.byId.get(id)!.enforced)) {
       this.audit.refused[side]++;
-      task[2 + side]++;
+      task[2 + side]!++;
     }
   }
 

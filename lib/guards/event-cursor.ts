@@ -18,7 +18,7 @@ export class EventCursor {
     const current = this.next > 0 ? events[this.next - 1] : undefined;
     if (current?.kind === "assistant") this.takeCalls(current.calls, onCall);
     for (; this.next < events.length; this.next++) {
-      const e = events[this.next];
+      const e = events[this.next]!;
       if (e.kind === "assistant") {
         this.turnCallsSeen = 0;
         if (e.text !== null && e.calls.length === 0) onEvent(e);
@@ -30,6 +30,6 @@ export class EventCursor {
   }
 
   private takeCalls(calls: ToolCall[], onCall: (c: ToolCall) => void): void {
-    for (; this.turnCallsSeen < calls.length; this.turnCallsSeen++) onCall(calls[this.turnCallsSeen]);
+    for (; this.turnCallsSeen < calls.length; this.turnCallsSeen++) onCall(calls[this.turnCallsSeen]!);
   }
 }

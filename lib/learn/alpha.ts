@@ -67,7 +67,7 @@ export class PackedStepCounts {
       const held = this.slots[slot]!;
       if (held === 0) break;
       if (this.holds(held - 1, counts)) {
-        this.data[(held - 1) * w + this.width] += weight;
+        this.data[(held - 1) * w + this.width]! += weight;
         return;
       }
     }

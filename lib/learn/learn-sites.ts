@@ -17,7 +17,7 @@ export function learnSites(episodeSteps: readonly (readonly Step[])[], tools: Re
       if (a.kind !== "call" || b.kind !== "call" || tools.get(b.tool) !== "read") continue;
       const key: [string, boolean] = [a.tool, a.outcome === ERR];
       let m = next.get(key);
-      if (m === undefined) next.set(key, (m = new Map()));
+      if (m === undefined) next.set(key, (m = new Map<string, number>()));
       m.set(b.tool, (m.get(b.tool) ?? 0) + 1);
     }
   }

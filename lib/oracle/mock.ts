@@ -33,7 +33,7 @@ export class MockOracle implements Oracle {
   ask(request: OracleRequest): Promise<OracleResponse> {
     const answers: Record<string, Answer> = {};
     for (const id of byteOrder(Object.keys(request.questions))) {
-      define(answers, id, this.answer(request.questions[id]));
+      define(answers, id, this.answer(request.questions[id]!));
     }
     return Promise.resolve({ model: "mock", answers, usage: { input_tokens: 0, output_tokens: 0 } });
   }

@@ -109,7 +109,7 @@ export function bindValue(value: Json, state: RunState, passed: ReadonlySet<stri
   // Every earlier result of TOOL with something left at PATH, most recent first.
   const found: Array<{ value: Json; first: string }> = [];
   for (let i = state.outputs.length - 1; i >= 0; i--) {
-    const output = state.outputs[i];
+    const output = state.outputs[i]!;
     if (output.tool !== tool) continue;
     let values = stringsAt(output.value, path);
     if (listed) values = values.filter((v) => !passed.has(v));
@@ -117,7 +117,7 @@ export function bindValue(value: Json, state: RunState, passed: ReadonlySet<stri
       const like = likeValues(output.value, path, apart, passed);
       values = [...like, ...values.filter((v) => !like.includes(v))];
     }
-    if (values.length > 0) found.push({ value: output.value, first: values[0] });
+    if (values.length > 0) found.push({ value: output.value, first: values[0]! });
   }
   if (!listed) {
     // One value per result: prefer the result about what the ticket names.

@@ -53,7 +53,7 @@ export function jsonEqual(a: Json, b: Json): boolean {
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!(Array.isArray(a) && Array.isArray(b)) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
+    return a.every((x, i) => jsonEqual(x, b[i]!));
   }
   if (isObject(a) || isObject(b)) {
     if (!(isObject(a) && isObject(b)) || a.size !== b.size) return false;

@@ -16,7 +16,7 @@ export function steps(path: string): Step[] {
       rest = rest.slice(3);
     } else if (rest.startsWith(".")) {
       const m = /^\.([^.[]*)/.exec(rest)!;
-      out.push({ key: m[1] });
+      out.push({ key: m[1]! });
       rest = rest.slice(m[0].length);
     } else return out;
   }

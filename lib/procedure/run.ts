@@ -85,7 +85,7 @@ export async function runProcedure(procedure: Procedure, ticket: string, tools: 
     if (chosen.tool === procedure.handoff) break;
   }
 
-  if (calls.length > 0 && calls[calls.length - 1].tool === procedure.handoff) {
+  if (calls.length > 0 && calls[calls.length - 1]!.tool === procedure.handoff) {
     return { calls, check: null, verdict: "transferred" };
   }
   const lowered = ticket.toLowerCase();

@@ -62,7 +62,7 @@ function shapeTokens(pattern: string): Token[] | undefined {
   const cs = [...pattern];
   const tokens: Token[] = [];
   for (let i = 0; i < cs.length; i++) {
-    const c = cs[i];
+    const c = cs[i]!;
     if (c !== "\\") {
       tokens.push({ char: c });
       continue;

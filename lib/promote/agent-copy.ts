@@ -17,7 +17,7 @@ export interface AgentCopy {
 export function agentCopy(ep: Episode, turn: number, tool: string, args: JsonObject): AgentCopy | undefined {
   const wanted = Object.entries(args).map(([k, v]) => [k, valueText(v)] as const);
   for (let i = turn + 1; i < ep.events.length; i++) {
-    const e = ep.events[i];
+    const e = ep.events[i]!;
     if (e.kind !== "assistant") continue;
     for (const call of e.calls) {
       if (call.name !== tool) continue;
@@ -39,7 +39,7 @@ export function agentCopy(ep: Episode, turn: number, tool: string, args: JsonObj
 
 function withResult(ep: Episode, from: number, call: ToolCall): AgentCopy {
   for (let i = from + 1; i < ep.events.length; i++) {
-    const e = ep.events[i];
+    const e = ep.events[i]!;
     if (e.kind === "tool_result" && e.call_id === call.id) return { call, result: e };
   }
   return { call };

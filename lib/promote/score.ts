@@ -53,7 +53,7 @@ export async function scoreSession(session: SentSession, settings: ScoreSettings
   let ownIds = highestOwnId(ep);
   const turnOf = callTurns(ep);
   for (let i = 0; i < ep.events.length - 1; i++) {
-    const result = ep.events[i];
+    const result = ep.events[i]!;
     if (result.kind !== "tool_result" || OWN_ID.test(result.call_id)) continue;
     const turn = turnOf.get(result.call_id);
     if (turn === undefined) continue;
@@ -126,7 +126,7 @@ function pointAt(session: SentSession, turn: number, index: number, callId: stri
   const calls = new Set((ep.events[turn] as AssistantEvent).calls.map((c) => c.id));
   let back = 0;
   for (let j = turn + 1; j <= index; j++) {
-    const e = ep.events[j];
+    const e = ep.events[j]!;
     if (e.kind === "tool_result" && calls.has(e.call_id)) back += 1;
   }
   const { episode, inFlight } = afterCall(upTo, callId);

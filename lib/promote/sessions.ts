@@ -8,9 +8,9 @@ import type { Episode } from "../trace/episode-types.js";
 import type { SentSession } from "./score.js";
 
 async function sessionLog(folder: Folder, s: Folder["plan"]["sessions"][number]): Promise<McpLog> {
-  if (s.kind === "as-is") return readLog(folder.paths[s.index]);
-  if (s.kind === "qualified") return qualifiedLog(await readLog(folder.paths[s.index]), s.server);
-  const parts = await Promise.all(s.parts.map(async (p) => ({ log: await readLog(folder.paths[p.index]), server: p.server })));
+  if (s.kind === "as-is") return readLog(folder.paths[s.index]!);
+  if (s.kind === "qualified") return qualifiedLog(await readLog(folder.paths[s.index]!), s.server);
+  const parts = await Promise.all(s.parts.map(async (p) => ({ log: await readLog(folder.paths[p.index]!), server: p.server })));
   return mergedLog(s.session, parts);
 }
 

@@ -136,7 +136,7 @@ function bad(code: -32700 | -32600, why: string, body: Buffer): LineCheck {
     const pieces = body.toString("utf8").replace(/^\ufeff/, "").split("\r");
     const scans = pieces.map(scanWire);
     idTexts = scans.flatMap((s) => s.parts.flatMap((p) => p.idTexts)).filter(isIdText);
-    batch = scans.length === 1 && scans[0].batch;
+    batch = scans.length === 1 && scans[0]!.batch;
   }
   return { ok: false, code, why, idTexts, batch };
 }

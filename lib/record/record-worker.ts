@@ -59,10 +59,10 @@ parentPort!.on("message", (m: ToWriter) => {
     let start = 0;
     const raw = new Set(m.raw);
     for (let i = 0; i < m.ends.length; i++) {
-      const end = m.ends[i];
+      const end = m.ends[i]!;
       const line = data.subarray(start, end);
       if (header && m.froms[i] === "client") clientLines.push(line);
-      entries.push(formatEntry(m.times[i], m.froms[i] as Sender, line, raw.has(i)));
+      entries.push(formatEntry(m.times[i]!, m.froms[i] as Sender, line, raw.has(i)));
       start = end;
     }
     write([...headerLine(clientLines), ...entries]);

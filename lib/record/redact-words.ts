@@ -21,7 +21,7 @@ export function splitOutsideQuotes(text: string, isSeparator: (ch: string) => bo
   let pieceStart = -1;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
+    const ch = text[i]!;
     if (quote !== undefined) {
       if (ch === "\\" && quote === '"') i++;
       else if (ch === quote) quote = undefined;

@@ -66,9 +66,9 @@ export function redactArgument(argument: string, depth = 0): string {
   if (lower.trimStart().startsWith("authorization:") || lower.includes("bearer ")) return REDACTED;
 
   const header = HEADER_FORM.exec(text);
-  if (header && namesSecret(header[2])) {
+  if (header && namesSecret(header[2]!)) {
     // A bare `X-API-Key:` leaves its value to the next word (see redactWords).
-    return header[4].trim() === "" ? text : `${header[1]}${header[2]}${header[3]}${REDACTED}`;
+    return header[4]!.trim() === "" ? text : `${header[1]}${header[2]}${header[3]}${REDACTED}`;
   }
 
   const eq = text.indexOf("=");
@@ -84,7 +84,7 @@ export function redactArgument(argument: string, depth = 0): string {
   if (pairs.pieces.length > 1) return joinSplit({ ...pairs, pieces: pairs.pieces.map(inner) });
 
   const words = splitOutsideQuotes(text, isSpace);
-  const quoted = words.pieces.length === 1 ? unquote(words.pieces[0]) : undefined;
+  const quoted = words.pieces.length === 1 ? unquote(words.pieces[0]!) : undefined;
   if (words.pieces.length > 1 || quoted !== undefined) {
     return joinSplit({ ...words, pieces: redactQuotedWords(words.pieces, depth + 1) });
   }
@@ -101,12 +101,12 @@ function redactQuotedWords(pieces: readonly string[], depth: number): string[] {
   return redacted.map((r, i) => {
     const q = unquoted[i];
     if (q === undefined) return r;
-    return r === q.inner ? pieces[i] : `${q.quote}${r}${q.quote}`;
+    return r === q.inner ? pieces[i]! : `${q.quote}${r}${q.quote}`;
   });
 }
 
 /** `X-API-Key:` alone: its value is the next word. */
 function isBareSecretHeader(word: string): boolean {
   const header = HEADER_FORM.exec(word);
-  return header !== null && header[4].trim() === "" && namesSecret(header[2]);
+  return header !== null && header[4]!.trim() === "" && namesSecret(header[2]!);
 }

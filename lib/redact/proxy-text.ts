@@ -37,11 +37,11 @@ export function proxyText(text: string, v: Visitor): string {
   if (text === COMMIT_USAGE) return text;
   if (jsonContainer(text) !== undefined) return toolText(text, v);
   const refusal = REFUSAL.exec(text);
-  if (refusal) return refusal[1] + reason(refusal[2], v) + refusal[3];
+  if (refusal) return refusal[1] + reason(refusal[2]!, v) + refusal[3];
   const ls = text.split("\n");
   const out: string[] = [];
   for (let i = 0; i < ls.length; ) {
-    const line = ls[i];
+    const line = ls[i]!;
     const call = callLine(line);
     i++;
     if (call === undefined) {
@@ -52,7 +52,7 @@ export function proxyText(text: string, v: Visitor): string {
     if (!call.after.endsWith(":")) continue;
     // The result runs to the blank line before the next quoted call, or to the end.
     let end = i;
-    while (end < ls.length && !(ls[end] === "" && end + 1 < ls.length && callLine(ls[end + 1]) !== undefined)) end++;
+    while (end < ls.length && !(ls[end] === "" && end + 1 < ls.length && callLine(ls[end + 1]!) !== undefined)) end++;
     out.push(toolText(ls.slice(i, end).join("\n"), v));
     i = end;
   }

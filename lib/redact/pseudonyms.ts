@@ -36,9 +36,9 @@ export class Pseudonyms implements Visitor {
       if (hash === undefined) continue;
       const ws = words(value).map((w) => normalize(core(w))).filter((w) => w !== "");
       if (ws.length < 2) continue;
-      const list = this.phrases.get(ws[0]) ?? [];
+      const list = this.phrases.get(ws[0]!) ?? [];
       list.push({ words: ws, hash });
-      this.phrases.set(ws[0], list);
+      this.phrases.set(ws[0]!, list);
     }
     for (const list of this.phrases.values()) list.sort(longestFirst);
   }
@@ -76,13 +76,13 @@ export class Pseudonyms implements Visitor {
         for (let i = 0; i < ws.length; ) {
           const phrase = this.phraseAt(cores, i);
           if (phrase !== undefined) {
-            const first = ws[i];
-            const last = ws[i + phrase.words.length - 1];
+            const first = ws[i]!;
+            const last = ws[i + phrase.words.length - 1]!;
             out.push(first.slice(0, coreBounds(first)[0]) + phrase.hash + last.slice(coreBounds(last)[1]));
             i += phrase.words.length;
             continue;
           }
-          const word = ws[i++];
+          const word = ws[i++]!;
           const [start, end] = coreBounds(word);
           const hash = start === end ? undefined : this.of(word.slice(start, end));
           out.push(hash === undefined ? word : word.slice(0, start) + hash + word.slice(end));
@@ -97,7 +97,7 @@ export class Pseudonyms implements Visitor {
   listing(_result: Json): void {}
 
   private phraseAt(cores: readonly string[], i: number): Phrase | undefined {
-    const list = this.phrases.get(cores[i]);
+    const list = this.phrases.get(cores[i]!);
     return list?.find((p) => p.words.length <= cores.length - i && p.words.every((w, k) => w === cores[i + k]));
   }
 }
@@ -105,7 +105,7 @@ export class Pseudonyms implements Visitor {
 function longestFirst(a: Phrase, b: Phrase): number {
   if (a.words.length !== b.words.length) return b.words.length - a.words.length;
   for (let k = 0; k < a.words.length; k++) {
-    const c = compareCodePoints(a.words[k], b.words[k]);
+    const c = compareCodePoints(a.words[k]!, b.words[k]!);
     if (c !== 0) return c;
   }
   return compareCodePoints(a.hash, b.hash);

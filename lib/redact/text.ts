@@ -40,8 +40,8 @@ export function isPhrase(text: string): boolean {
 export function coreBounds(word: string): [number, number] {
   let start = 0;
   let end = word.length;
-  while (start < end && PUNCTUATION.has(word[start])) start++;
-  while (end > start && PUNCTUATION.has(word[end - 1])) end--;
+  while (start < end && PUNCTUATION.has(word[start]!)) start++;
+  while (end > start && PUNCTUATION.has(word[end - 1]!)) end--;
   return [start, end];
 }
 

@@ -20,7 +20,7 @@ export function weightNames(flow: Flow): string[] {
 export function meanWeights(flow: Flow): number[] {
   const n = Math.max(flow.folds.length, 1);
   const mean = new Array<number>(flow.folds[0]?.weights.length ?? 0).fill(0);
-  for (const fold of flow.folds) fold.weights.forEach((w, i) => i < mean.length && (mean[i] += w / n));
+  for (const fold of flow.folds) fold.weights.forEach((w, i) => i < mean.length && (mean[i]! += w / n));
   return mean;
 }
 

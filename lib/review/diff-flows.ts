@@ -161,7 +161,7 @@ export function diffFlows(old: Flow, next: Flow, settings: DiffSettings): FlowDi
 
   // The source a binding tries first at each site where it orders them.
   const firsts = (flow: Flow) =>
-    new Map(siteOrders(flow.bindings).map((o) => [JSON.stringify([o.tool, o.arg, o.site]), { ...o, first: o.sources[0][0] }]));
+    new Map(siteOrders(flow.bindings).map((o) => [JSON.stringify([o.tool, o.arg, o.site]), { ...o, first: o.sources[0]![0] }]));
   const was = firsts(old);
   const now = firsts(next);
   const bySite: string[] = [];
@@ -351,13 +351,13 @@ function arbiterChanges(old: Flow, next: Flow, tolerance: number, review: string
     const dropped = old.predicates.filter((q) => !next.predicates.some((n) => n.id === q.id));
     if (dropped.length > 0) changes.push(`no longer asks ${predicateIds(dropped)}`);
     const sameWeighed =
-      old.weighed.length === next.weighed.length && old.weighed.every((q, i) => q.id === next.weighed[i].id);
+      old.weighed.length === next.weighed.length && old.weighed.every((q, i) => q.id === next.weighed[i]!.id);
     if (sameWeighed) {
       const names = weightNames(next);
       const wa = meanWeights(old);
       const wb = meanWeights(next);
       for (let i = 0; i < Math.min(names.length, wa.length, wb.length); i++) {
-        if (Math.abs(wa[i] - wb[i]) >= tolerance) changes.push(`weight on ${names[i]}: ${fixed(wa[i], 3)} → ${fixed(wb[i], 3)}`);
+        if (Math.abs(wa[i]! - wb[i]!) >= tolerance) changes.push(`weight on ${names[i]}: ${fixed(wa[i]!, 3)} → ${fixed(wb[i]!, 3)}`);
       }
     } else {
       changes.push(`weighs ${predicateIds(next.weighed)} (was ${predicateIds(old.weighed)})`);

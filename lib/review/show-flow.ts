@@ -219,7 +219,7 @@ function arbiterSection(flow: Flow): string {
   md += "| Weight on | Value |\n|---|---|\n";
   const names = weightNames(flow);
   const weights = meanWeights(flow);
-  for (let i = 0; i < Math.min(names.length, weights.length); i++) md += `| ${names[i]} | ${fixed(weights[i], 3)} |\n`;
+  for (let i = 0; i < Math.min(names.length, weights.length); i++) md += `| ${names[i]} | ${fixed(weights[i]!, 3)} |\n`;
   const record = modelRecord(flow);
   md += `\nThe System-One model's record, at the held-out decisions of ${record.sites} sites: its pick was the agent's step at ${percent(record.agree)}, and the agent's step was among its options at ${percent(record.cover)}.\n`;
   if (flow.predicates.length > 0) {

@@ -58,7 +58,7 @@ export async function planFolder(dir: string, progress?: Progress, skip?: SkipHa
   const worker = async (): Promise<void> => {
     while (next < listed.length && !stop(next)) {
       const i = next++;
-      const l = listed[i];
+      const l = listed[i]!;
       if (l.readable) {
         try {
           summaries[i] = await scanLog(l.path);
@@ -89,7 +89,7 @@ export async function* folderEpisodes(folder: Folder, progress?: Progress): Asyn
     if (s.kind === "merged") {
       const log = await readMerged(folder, s);
       if (log) ep = episode(log);
-    } else ep = await skipping(folder, folder.paths[s.index], (path) => readEpisode(path, entryMap(s)));
+    } else ep = await skipping(folder, folder.paths[s.index]!, (path) => readEpisode(path, entryMap(s)));
     if (ep) yield ep;
     progress?.(++done, total);
   }
@@ -106,7 +106,7 @@ export async function folderManifest(folder: Folder, domain: string, progress?: 
       for (const e of (await readMerged(folder, s))?.entries ?? []) one.entry(e);
       all.absorb(one);
     } else {
-      const read = await skipping(folder, folder.paths[s.index], (path) => readManifest(path, entryMap(s)));
+      const read = await skipping(folder, folder.paths[s.index]!, (path) => readManifest(path, entryMap(s)));
       if (read) all.absorb(read.listed);
     }
     progress?.(++done, total);
@@ -118,7 +118,7 @@ export async function folderManifest(folder: Folder, domain: string, progress?: 
 async function readMerged(folder: Folder, s: Extract<SessionPlan, { kind: "merged" }>): Promise<McpLog | undefined> {
   const parts: { log: McpLog; server: string }[] = [];
   for (const p of s.parts) {
-    const log = await skipping(folder, folder.paths[p.index], readLog);
+    const log = await skipping(folder, folder.paths[p.index]!, readLog);
     if (log) parts.push({ log, server: p.server });
   }
   return parts.length > 0 ? mergedLog(s.session, parts) : undefined;

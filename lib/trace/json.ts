@@ -59,14 +59,14 @@ export function jsonText(v: Json): string {
   if (v === null) return "null";
   if (Array.isArray(v)) {
     let out = "[";
-    for (let i = 0; i < v.length; i++) out += (i === 0 ? "" : ",") + jsonText(v[i]);
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? "" : ",") + jsonText(v[i]!);
     return out + "]";
   }
   const keys = sortedKeys(v);
   let out = "{";
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    out += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + jsonText(v[k]);
+    const k = keys[i]!;
+    out += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + jsonText(v[k]!);
   }
   return out + "}";
 }

@@ -40,22 +40,22 @@ export interface Sessions {
 /** The plan for logs summarized as `logs` (in the order given, usually by session). */
 export function planSessions(logs: readonly LogSummary[]): MergePlan {
   const { groups, apart } = groupSessions(logs);
-  const host = (g: number[]): string => logs[g[0]].header.host_session ?? "";
+  const host = (g: number[]): string => logs[g[0]!]!.header.host_session ?? "";
   const runsOfHost = new Map<string, number>();
   for (const g of groups) if (g.length > 1) runsOfHost.set(host(g), (runsOfHost.get(host(g)) ?? 0) + 1);
   const plan: MergePlan = { sessions: [], mergedLogs: 0, mergedSessions: 0, apart };
   if (runsOfHost.size === 0) {
-    plan.sessions = groups.map((g) => ({ kind: "as-is", index: g[0] }));
+    plan.sessions = groups.map((g) => ({ kind: "as-is", index: g[0]! }));
     return plan;
   }
   const numbered = new Map<string, number>();
   for (const g of groups) {
     const parts = g.flatMap((index) => {
-      const server = logs[index].serverName;
+      const server = logs[index]!.serverName;
       return server === undefined ? [] : [{ index, server }];
     });
-    if (parts.length === 0) plan.sessions.push({ kind: "as-is", index: g[0] });
-    else if (parts.length === 1) plan.sessions.push({ kind: "qualified", ...parts[0] });
+    if (parts.length === 0) plan.sessions.push({ kind: "as-is", index: g[0]! });
+    else if (parts.length === 1) plan.sessions.push({ kind: "qualified", ...parts[0]! });
     else {
       const h = host(g);
       const k = numbered.get(h) ?? 0;
@@ -73,9 +73,9 @@ export function planSessions(logs: readonly LogSummary[]): MergePlan {
 export function merge(logs: readonly McpLog[]): Sessions {
   const plan = planSessions(logs.map(summarize));
   const out = plan.sessions.map((s): McpLog => {
-    if (s.kind === "as-is") return logs[s.index];
-    if (s.kind === "qualified") return qualifiedLog(logs[s.index], s.server);
-    return mergedLog(s.session, s.parts.map((p) => ({ log: logs[p.index], server: p.server })));
+    if (s.kind === "as-is") return logs[s.index]!;
+    if (s.kind === "qualified") return qualifiedLog(logs[s.index]!, s.server);
+    return mergedLog(s.session, s.parts.map((p) => ({ log: logs[p.index]!, server: p.server })));
   });
   return { logs: out, mergedLogs: plan.mergedLogs, mergedSessions: plan.mergedSessions, apart: plan.apart };
 }
@@ -100,7 +100,7 @@ export function mergedLog(session: string, parts: readonly { log: McpLog; server
   // Array.prototype.sort is stable, so each log keeps its own order.
   lines.sort((a, b) => a.entry.t_ms - b.entry.t_ms || a.k - b.k);
   const entries = dedupeConversation(lines, parts.length);
-  const first = parts[0].log.header;
+  const first = parts[0]!.log.header;
   const sameDomain = parts.every((p) => p.log.header.domain === first.domain);
   const header: LogHeader = {
     stretto_mcp_log: Math.max(...parts.map((p) => p.log.header.stretto_mcp_log)),
@@ -121,7 +121,7 @@ function dedupeConversation(lines: readonly { k: number; entry: LogEntry }[], lo
   const out: LogEntry[] = [];
   for (const { k, entry } of lines) {
     if (entry.from === "context") {
-      const n = heard[k]++;
+      const n = heard[k]!++;
       const before = said[n];
       if (before && jsonEqual(before.message, entry.message) && before.raw === entry.raw) continue;
       if (n === said.length) said.push(entry);

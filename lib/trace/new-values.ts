@@ -32,6 +32,6 @@ export function scalars(value: Json, out: string[]): string[] {
   if (typeof value === "string") out.push(value);
   else if (typeof value === "number") out.push(JSON.stringify(value));
   else if (Array.isArray(value)) for (const v of value) scalars(v, out);
-  else if (isObject(value)) for (const k of Object.keys(value)) scalars(value[k], out);
+  else if (isObject(value)) for (const k of Object.keys(value)) scalars(value[k]!, out);
   return out;
 }

@@ -46,8 +46,8 @@ export function groupSessions(logs: readonly LogSummary[]): { groups: number[][]
       else hosts.set(host, [i]);
     } else groups.push([i]);
   });
-  const start = (i: number): number => logs[i].header.started_unix_ms;
-  const stop = (i: number): number => endedUnixMs(logs[i]);
+  const start = (i: number): number => logs[i]!.header.started_unix_ms;
+  const stop = (i: number): number => endedUnixMs(logs[i]!);
   const atOnce = (i: number, j: number): boolean => start(j) <= stop(i) && start(i) <= stop(j);
   const apart: string[] = [];
   for (const host of [...hosts.keys()].sort(compareCodePoints)) {
@@ -63,7 +63,7 @@ export function groupSessions(logs: readonly LogSummary[]): { groups: number[][]
     }
     for (const run of runs) {
       const clash = run.some((i, k) =>
-        run.slice(k + 1).some((j) => logs[i].serverName === logs[j].serverName && atOnce(i, j)),
+        run.slice(k + 1).some((j) => logs[i]!.serverName === logs[j]!.serverName && atOnce(i, j)),
       );
       if (!clash) groups.push(run);
       else {

@@ -174,7 +174,7 @@ class Scanner {
   }
 
   private space(): void {
-    while (this.i < this.s.length && WHITESPACE.includes(this.s[this.i])) this.i++;
+    while (this.i < this.s.length && WHITESPACE.includes(this.s[this.i]!)) this.i++;
   }
 
   private stop(reason: string, at = this.i): Stop {

@@ -26,7 +26,7 @@ export function osErrorText(err: unknown): string {
   const code = e?.code;
   if (code && code in TEXTS) {
     const errno = (constants.errno as Record<string, number>)[code];
-    return errno === undefined ? TEXTS[code] : `${TEXTS[code]} (os error ${errno})`;
+    return errno === undefined ? TEXTS[code]! : `${TEXTS[code]} (os error ${errno})`;
   }
   return errorText(err);
 }

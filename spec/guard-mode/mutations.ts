@@ -71,7 +71,10 @@ const SHAPE: fc.Arbitrary<Shape> = fc.record({
 export const refusedCallLine: fc.Arbitrary<Buffer> = fc
   .record({
     shape: SHAPE,
-    keys: fc.tuple(...["jsonrpc", "id", "method", "params", "name", "arguments", "order_id", "reason"].map(escapedString)),
+    keys: fc.tuple(
+      escapedString("jsonrpc"), escapedString("id"), escapedString("method"), escapedString("params"),
+      escapedString("name"), escapedString("arguments"), escapedString("order_id"), escapedString("reason"),
+    ),
     values: fc.tuple(escapedString("2.0"), escapedString("tools/call"), escapedString("cancel_pending_order"), escapedString("no longer needed")),
     space: fc.array(ws, { minLength: 40, maxLength: 40 }),
   })

@@ -78,10 +78,10 @@ async function redact(args: ParsedArgs, io: Io): Promise<number> {
   progress.done();
   if (folder.paths.length === 0) return fail(io, `no session logs in ${sessions}`);
 
-  const logs: LogToRedact[] = folder.paths.map((path, i) => ({ path, session: folder.summaries[i].header.session }));
+  const logs: LogToRedact[] = folder.paths.map((path, i) => ({ path, session: folder.summaries[i]!.header.session }));
   // A host session's logs across servers are counted as the one session they merge into.
   for (const s of folder.plan.sessions) {
-    if (s.kind === "merged") for (const part of s.parts) logs[part.index].countedAs = `${s.session}\0merged`;
+    if (s.kind === "merged") for (const part of s.parts) logs[part.index]!.countedAs = `${s.session}\0merged`;
   }
   const redaction: RedactOptions = { salt, keepShared, hashFields };
   try {

@@ -39,7 +39,7 @@ const fail = (why: string): { ok: false; why: string } => ({ ok: false, why });
 /** The arguments passed in at least REQUIRED_SHARE of `tool`'s training calls, sorted. */
 export function requiredArgs(bindings: Bindings, tool: string): readonly string[] | undefined {
   let memo = requiredMemo.get(bindings);
-  if (memo === undefined) requiredMemo.set(bindings, (memo = new Map()));
+  if (memo === undefined) requiredMemo.set(bindings, (memo = new Map<string, string[] | undefined>()));
   if (memo.has(tool)) return memo.get(tool);
   const args = requiredOf(bindings, tool);
   memo.set(tool, args);

@@ -112,10 +112,10 @@ export class SessionReading {
     this.calledTools.add(c.name);
     if (!isObject(c.arguments)) return;
     let byArg = this.passed.get(c.name);
-    if (byArg === undefined) this.passed.set(c.name, (byArg = new Map()));
+    if (byArg === undefined) this.passed.set(c.name, (byArg = new Map<string, Map<string, ToolCall[]>>()));
     for (const k of Object.keys(c.arguments)) {
       let byText = byArg.get(k);
-      if (byText === undefined) byArg.set(k, (byText = new Map()));
+      if (byText === undefined) byArg.set(k, (byText = new Map<string, ToolCall[]>()));
       const text = valueText(c.arguments[k]!);
       const calls = byText.get(text);
       if (calls === undefined) byText.set(text, [c]);

@@ -103,5 +103,5 @@ export function arbiterRequest(flow: Flow, ep: Episode, live: LiveSite, options:
     const q: NoulQuestion = { type: "noul", instructions: `${CTX} ${p.question}`, criteria: { true: p.yes, false: p.no } };
     questions[`pred_${p.id}`] = q;
   }
-  return { model: flow.model, state: stateSlice(ep) as JsonValue, questions };
+  return { model: flow.model, state: stateSlice(ep), questions };
 }

@@ -4,7 +4,7 @@
  * fields print as null, except `policy`, `shadow` and `withheld`, which are omitted when
  * absent. Numbers are written the JavaScript way (`1`, not `1.0`).
  */
-import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
+import { jsonText, type JsonObject } from "../../trace/json.js";
 import type { Next, Policy } from "./types.js";
 
 export interface DecisionFields {
@@ -71,5 +71,5 @@ export function decisionJson(next: Next, fields: DecisionFields): JsonObject {
 
 /** The decision line's text (no newline): compact JSON, keys sorted at every depth. */
 export function decisionLine(next: Next, fields: DecisionFields): string {
-  return jsonText(decisionJson(next, fields) as Json);
+  return jsonText(decisionJson(next, fields));
 }

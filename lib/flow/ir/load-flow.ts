@@ -137,7 +137,10 @@ function serdeKind(v: unknown): string {
       return `boolean \`${v}\``;
     case "object":
       return "map";
-    default:
+    case "number":
+    case "bigint":
       return String(v);
+    default:
+      return typeof v;
   }
 }

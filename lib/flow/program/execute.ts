@@ -46,12 +46,12 @@ class RuntimeError extends Error {}
 
 export function* execute(program: Program, model: RunModel, names: readonly string[], data: RunData): Run<Value> {
   const ex = new Execution(model, names, [
-    new Map([
+    new Map<string, Value>([
       ["call", int(data.call)],
       ["call_failed", bool(data.callFailed)],
       ["max_lookups", int(data.maxLookups)],
     ]),
-    new Map(),
+    new Map<string, Value>(),
   ]);
   // The body runs in the program's own scope, which `pure(..)` still sees.
   yield* ex.stmts(program.body);

@@ -153,7 +153,7 @@ function stmt(value: unknown): Stmt {
       throw invalidJson(
         tag === undefined
           ? "missing field `stmt` in a statement"
-          : `unknown statement \`${String(tag)}\`, expected one of \`sample\`, \`let\`, \`assign\`, \`observe\`, \`factor\`, \`for\`, \`if\`, \`break\``,
+          : `unknown statement \`${shown(tag)}\`, expected one of \`sample\`, \`let\`, \`assign\`, \`observe\`, \`factor\`, \`for\`, \`if\`, \`break\``,
       );
   }
 }
@@ -224,6 +224,11 @@ function expr(value: unknown): Expr {
         fields(o, ["lhs", "rhs"], ["op", "lhs", "rhs"], what);
         return { op: op as (typeof BINARY_OPS)[number], lhs: expr(o["lhs"]), rhs: expr(o["rhs"]) };
       }
-      throw invalidJson(op === undefined ? "missing field `op` in an expression" : `unknown expression \`${String(op)}\``);
+      throw invalidJson(op === undefined ? "missing field `op` in an expression" : `unknown expression \`${shown(op)}\``);
   }
+}
+
+/** A value named in an error: a string as itself, anything else as its JSON. */
+function shown(v: unknown): string {
+  return typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
 }

@@ -165,8 +165,8 @@ const sameProduct: Rule = {
     const next = strings(field(c.arguments, "new_item_ids"));
     if (old.length !== next.length) return fail("item_ids and new_item_ids differ in length");
     for (let i = 0; i < old.length; i++) {
-      const o = old[i];
-      const n = next[i];
+      const o = old[i]!;
+      const n = next[i]!;
       const productId = productOfItem(order, o);
       if (productId === undefined) return unknown(`item ${o} is not in the order`);
       const product = f.product(productId);

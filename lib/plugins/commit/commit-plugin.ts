@@ -85,7 +85,7 @@ async function runCommit(session: PluginContext, request: WireMessage, patienceM
   let failed = false;
   let made = 0;
   while (made < calls.length && !failed) {
-    const call = calls[made++];
+    const call = calls[made++]!;
     const label = callLabel(call);
     session.service(CONVERSATION)?.readContext();
     const verdict = session.service(CALL_CHECK)?.(call);

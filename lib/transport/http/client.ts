@@ -47,7 +47,7 @@ class Gate {
 
   release(): void {
     if (this.head < this.waiting.length) {
-      const next = this.waiting[this.head];
+      const next = this.waiting[this.head]!;
       this.waiting[this.head++] = undefined as unknown as () => void;
       if (this.head > 1024 && this.head * 2 > this.waiting.length) {
         this.waiting.splice(0, this.head);

@@ -41,7 +41,7 @@ export function errorLine(idJson: string, message: string): Buffer {
  * or, for requests the host sent as a batch, one array of them (a batch is answered by one).
  */
 export function errorLines(idsJson: readonly string[], batch: boolean, message: string): Buffer {
-  if (!batch && idsJson.length === 1) return errorLine(idsJson[0], message);
+  if (!batch && idsJson.length === 1) return errorLine(idsJson[0]!, message);
   const each = idsJson.map((id) => errorLine(id, message).subarray(0, -1).toString("utf8"));
   return Buffer.from(`[${each.join(",")}]\n`);
 }

@@ -20,8 +20,8 @@ export function hostLineFromText(text: string): Buffer | undefined {
 export function hostLineFromBytes(body: Buffer): Buffer | undefined {
   let start = 0;
   let end = body.length;
-  while (start < end && isSpace(body[start])) start++;
-  while (end > start && isSpace(body[end - 1])) end--;
+  while (start < end && isSpace(body[start]!)) start++;
+  while (end > start && isSpace(body[end - 1]!)) end--;
   if (start === end) return undefined;
   const inner = body.subarray(start, end);
   if (inner.indexOf(0x0a) === -1 && inner.indexOf(0x0d) === -1) return Buffer.concat([inner, NL]);

@@ -196,6 +196,6 @@ export class HttpUpstream implements ServerTransport {
 
 function trimEnd(line: Buffer): Buffer {
   let end = line.length;
-  while (end > 0 && (line[end - 1] === 0x20 || (line[end - 1] >= 0x09 && line[end - 1] <= 0x0d))) end--;
+  while (end > 0 && (line[end - 1] === 0x20 || (line[end - 1]! >= 0x09 && line[end - 1]! <= 0x0d))) end--;
   return line.subarray(0, end);
 }
