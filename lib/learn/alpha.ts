@@ -1,5 +1,5 @@
 /**
- * The habit's smoothing α (facts-flows §5.1 step 4): the posterior median of log α under a
+ * The habit's smoothing α: the posterior median of log α under a
  * Normal(0, 2) prior, with the prequential likelihood — the episodes run in order, each
  * action scored by the back-off model of everything before it, then counted.
  *

@@ -1,5 +1,5 @@
 /**
- * Code features (facts-flows §5.1 step 5, the flow's `map`): a few fields of tool outputs
+ * Code features: a few fields of tool outputs
  * that change what the agent does next (an order's status, whether a list is empty) become
  * part of each step's symbol, so the habit can tell "read an open order" from "read a
  * closed one".

@@ -1,5 +1,5 @@
 /**
- * The habit and reach models (facts-flows §5.1 steps 6–7): back-off counts of what each
+ * The habit and reach models: back-off counts of what each
  * step did after the symbols before it, a group layer over the longest contexts, and the
  * counts of what came before the next write.
  */

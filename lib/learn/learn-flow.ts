@@ -1,5 +1,5 @@
 /**
- * Learning a goal-free flow from episodes (facts-flows §5.1, the habit-only pipeline):
+ * Learning a goal-free flow from episodes:
  * vocab, α, code features, the grouped habit, reach, sites and bindings from the successful episodes,
  * assembled into the flow IR with the manifest, contracts and provenance.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a flow may look something up (facts-flows §5.1 step 8): for each pair of
+ * Where a flow may look something up: for each pair of
  * consecutive steps that are both tool calls with the second a read, the read counts as
  * what came next after the first (and whether it failed). Parallel calls of one turn are
  * consecutive steps; a reply or a write after a call adds nothing.

@@ -1,5 +1,5 @@
 /**
- * The flow's actions (facts-flows §1.2): `Respond`, then every tool the episodes called or
+ * The flow's actions: `Respond`, then every tool the episodes called or
  * the manifest lists, sorted by name. An action's id is its place in that list.
  */
 import type { Episode } from "../trace/index.js";

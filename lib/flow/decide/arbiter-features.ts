@@ -1,5 +1,5 @@
 /**
- * The arbiter's features of one option (facts-flows §2.5 step 6.8), in this order:
+ * The arbiter's features of one option, in this order:
  * ln habit prior, ln one-question answer, ln split answer, respond, one per weighed
  * predicate, and the reliability of the model's pick at this site.
  */

@@ -1,5 +1,5 @@
 /**
- * The arbiter's v2 request (facts-flows §4.6): the questions `next`, `go_on`, `tool` (two
+ * The arbiter's v2 request: the questions `next`, `go_on`, `tool` (two
  * lookups or more) and one `pred_<id>` per predicate, about a slice of the episode.
  */
 import type { JsonValue, NoulQuestion, OracleRequest, Question } from "../../oracle/oracle.js";

@@ -1,5 +1,5 @@
 /**
- * The arbiter decider (facts-flows §2.5 step 6): ask the System-One model the v2
+ * The arbiter decider: ask the System-One model the v2
  * questions, then weigh its answers with the habit prior by the fold's conditional logit.
  */
 import { requestKey } from "../../oracle/cache.js";

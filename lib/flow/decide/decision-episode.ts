@@ -1,5 +1,5 @@
 /**
- * What a decision reads of the session (facts-flows §2.2, §2.4 step 3): the episode after
+ * What a decision reads of the session: the episode after
  * `after_call`, its steps, and the calls still in flight. Most decisions need only the last
  * step (the site) and a few steps before it (the habit's context), so those are asked for
  * separately: the live session answers them without walking the whole session, and builds

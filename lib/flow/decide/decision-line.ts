@@ -1,5 +1,5 @@
 /**
- * The flow log's decision line (facts-flows §3.1–3.2): the decision serialized, plus the
+ * The flow log's decision line: the decision serialized, plus the
  * engine's fields, keys sorted at every depth (serde_json's `Value`), compact. Optional
  * fields print as null, except `policy`, `shadow` and `withheld`, which are omitted when
  * absent. Numbers are written the JavaScript way (`1`, not `1.0`).
@@ -16,7 +16,7 @@ export interface DecisionFields {
   ms: number;
   /** True in shadow mode. */
   shadow?: boolean;
-  /** Why the proposed lookup is left to the agent (§2.7). */
+  /** Why the proposed lookup is left to the agent. */
   withheld?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Exploration (facts-flows §2.10, `--flow-explore EPSILON`, `--flow-explore-seed N`): after
+ * Exploration: after
  * the rule, with chance ε take another lookup that binds, weighted by its probability,
  * and log the `policy` with the propensity of what was taken.
  */

@@ -1,6 +1,5 @@
 /**
- * What followed a call in training (facts-flows §1.5's `Decide`, facts-ops §3's "next
- * shares"): a back-off model's level-1 counts, summed over every context whose one symbol
+ * What followed a call in training: a back-off model's level-1 counts, summed over every context whose one symbol
  * is a call to a given tool that failed or not, whatever its code feature. The run
  * program's `Decide(prev, failed)` and a flow's review both read them, from the habit
  * (what the agent did next) or from the reach counts (what came before its next write).

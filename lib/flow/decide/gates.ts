@@ -1,5 +1,5 @@
 /**
- * The gates before any probability (facts-flows §2.5 steps 2–3): the promotion gate, and
+ * The gates before any probability: the promotion gate, and
  * the per-site threshold that switches a site off or takes the served threshold's place.
  */
 import type { Flow } from "../ir/flow-types.js";

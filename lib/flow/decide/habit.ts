@@ -1,5 +1,5 @@
 /**
- * The habit (facts-flows §2.5 step 5): a back-off n-gram over the episode's symbols with a
+ * The habit: a back-off n-gram over the episode's symbols with a
  * group layer on top, and the prior it puts on a site's options.
  */
 import type { BackoffModel, Flow, GroupedModel } from "../ir/flow-types.js";

@@ -1,5 +1,5 @@
 /**
- * Deciding (facts-flows §2.4–2.5, §2.10, §3.1–3.2): after each call, which read-only lookup
+ * Deciding: after each call, which read-only lookup
  * the flow makes next, or why it hands back. Pure; the oracle, the binding of arguments
  * and the exploration seed are the caller's.
  */

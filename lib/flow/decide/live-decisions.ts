@@ -61,7 +61,7 @@ export class LiveDecisions {
 
   /**
    * `session` gives the live episode: its `events` array grows in place. With `server`
-   * (a flow learned across servers, facts-flows §2.8) every tool is read as `server::tool`.
+   * (a flow learned across servers) every tool is read as `server::tool`.
    */
   constructor(
     private readonly session: () => Episode,

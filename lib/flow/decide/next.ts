@@ -1,5 +1,5 @@
 /**
- * `next_explored` (facts-flows §2.5): the site of the call that just returned, the gates,
+ * `next_explored`: the site of the call that just returned, the gates,
  * the options, the habit prior, the decider's probabilities, the rule, and exploration.
  * Pure: the oracle, the binding and the exploration seed come in from the plugin.
  */
@@ -136,7 +136,7 @@ export function nextLocal(input: DecideInput): Next {
 }
 
 /**
- * The original's `Flow::next_explored`. Resolves to the decision (a hand-back carries its
+ * The next lookup after a call, or a hand-back, with exploration applied. Resolves to the decision (a hand-back carries its
  * reason); rejects with {@link FlowDecideError} when the flow cannot decide at all (reach
  * without reach counts, the arbiter without folds or without an oracle): the engine then
  * prints `stretto-proxy: the flow failed, handing back: {message}` and logs no decision.

@@ -1,5 +1,5 @@
 /**
- * The reach decider (facts-flows §2.5 step 6): for each lookup, the chance it comes before
+ * The reach decider: for each lookup, the chance it comes before
  * the next write, by the same back-off over the reach counts (no group layer). Respond
  * gets 0; the values need not sum to 1.
  */

@@ -1,6 +1,5 @@
 /**
- * The rules that turn the decider's probabilities into a proposal (facts-flows §2.5 step
- * 7), each with its exact hand-back reasons. Only options the flow may look up count: not
+ * The rules that turn the decider's probabilities into a proposal, each with its exact hand-back reasons. Only options the flow may look up count: not
  * respond, and in a flow learned across servers, only tools on `prev`'s server.
  */
 import type { Flow } from "../ir/flow-types.js";

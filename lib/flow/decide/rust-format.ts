@@ -1,6 +1,7 @@
 /**
- * Numbers in hand-back reasons printed the way the original (Rust) prints them
- * (facts-flows §2.5): `{threshold}` with f64 `Display`, `{p:.2}` with two decimals.
+ * Numbers in hand-back reasons printed as Rust formats them (`{threshold}` with f64
+ * `Display`, `{p:.2}` with two decimals), so flow logs read the same whichever build wrote
+ * them and tools that compare them need no tolerance.
  */
 
 /** Rust's `{}` for an f64: the shortest round-trip digits, never in exponent form (`0.3`, `1`). */

@@ -1,5 +1,5 @@
 /**
- * The site of a decision (facts-flows §2.5 step 1, 4): the tool whose call just returned,
+ * The site of a decision: the tool whose call just returned,
  * marked ` (error)` when it failed, and the lookups the flow offers there.
  */
 import { compareCodePoints } from "../../trace/json.js";

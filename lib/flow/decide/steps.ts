@@ -1,5 +1,5 @@
 /**
- * The steps of an episode (facts-flows §2.2, the original's `stretto_model::steps`): each
+ * The steps of an episode: each
  * tool call is a step, Ok or Err; an assistant turn with no calls is a Respond step, End,
  * which becomes Reply once the user speaks after it. User events are not steps.
  */

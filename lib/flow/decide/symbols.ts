@@ -1,5 +1,5 @@
 /**
- * A live episode as the habit and reach models read it (facts-flows §1.2, §2.5 step 5):
+ * A live episode as the habit and reach models read it:
  * each step becomes the symbol `(action id * 4 + outcome) * 4096 + feature id`, the
  * feature read from the step's output through the flow's code-feature map.
  */

@@ -1,6 +1,6 @@
 /**
- * What a decision produces (facts-flows §2.4–2.5, the original's `Next`), and what deciding
- * takes from the outside: the binding of a lookup's arguments (§2.6, another module),
+ * What a decision produces, and what deciding
+ * takes from the outside: the binding of a lookup's arguments,
  * given as a function so the two parts meet at the flow plugin.
  */
 import type { JsonObject } from "../../trace/json.js";
@@ -29,7 +29,7 @@ export type BindResult = Bound | Unbound;
 
 /**
  * Binds the arguments of a lookup of `tool` for the episode being decided (its calls in
- * flight included). Supplied by the binding module (§2.6); deciding only calls it.
+ * flight included). Supplied by the binding module; deciding only calls it.
  */
 export type BindFn = (tool: string) => BindResult;
 
@@ -37,7 +37,7 @@ export type Proposal =
   | { action: "lookup"; tool: string; arguments: JsonObject }
   | { action: "hand_back"; reason: string };
 
-/** One option of the `policy` object (§3.2), in option order, respond excluded. */
+/** One option of the `policy` object, in option order, respond excluded. */
 export interface PolicyOption {
   tool: string;
   p: number;
@@ -48,7 +48,7 @@ export interface PolicyOption {
   unbound?: string;
 }
 
-/** What exploration logs (§2.10, §3.2). */
+/** What exploration logs. */
 export interface Policy {
   decider: DeciderName;
   threshold: number;
@@ -61,7 +61,7 @@ export interface Policy {
   options: PolicyOption[];
 }
 
-/** A decision: the proposal and what it was made from (§3.1's fields before the engine's). */
+/** A decision: the proposal and what it was made from. */
 export interface Next {
   proposal: Proposal;
   /** The site (`tool` or `tool (error)`), or null when the last step is not a tool call. */
@@ -101,7 +101,7 @@ export function emptyNext(site: string | null, reason: string): Next {
 }
 
 /**
- * An error of the flow itself (the original's `Err` from `next_explored`): the engine
+ * An error of the flow itself (it cannot decide at all): the engine
  * prints `stretto-proxy: the flow failed, handing back: {message}` and logs no decision.
  */
 export class FlowDecideError extends Error {

@@ -1,5 +1,5 @@
 /**
- * The first pass over the training episodes (facts-flows §5.1 step 9): for each call to a
+ * The first pass over the training episodes: for each call to a
  * read tool, which arguments it passed, whether it passed none, and where each string or
  * list of strings came from — overall and at the site it was called from — plus what a
  * constant needs to be told apart from a value the session supplied.

@@ -1,5 +1,5 @@
 /**
- * The tables a flow keeps from the first pass (facts-flows §5.1 step 9): bare calls only
+ * The tables a flow keeps from the first pass: bare calls only
  * where a tool is sometimes called bare and has no argument it nearly always takes, the
  * per-site sources only where an argument had more than one source, and constants only
  * when asked for and only for arguments that can be nothing else.

@@ -1,5 +1,5 @@
 /**
- * A flow's bindings from its training episodes (facts-flows §1.3, §5.1 step 9): the
+ * A flow's bindings from its training episodes: the
  * counting pass, the tables it keeps, then the passes that score the binder's picks.
  */
 import type { Episode } from "../../trace/index.js";

@@ -1,6 +1,5 @@
 /**
- * The later passes over the training episodes (facts-flows §5.1 step 9, `agreed`,
- * `named_other`, `described_read`): the serving binder's own `pick` is run where the agent
+ * The later passes over the training episodes: the serving binder's own `pick` is run where the agent
  * made each read call, and after each result, and scored by what the agent did.
  *
  * - At each read call, with the session as it stood and the turn's earlier calls in
