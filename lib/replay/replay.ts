@@ -196,7 +196,7 @@ class HostAnswers {
       return;
     }
     for (const m of Array.isArray(v) ? v : [v]) {
-      if (m !== null && typeof m === "object" && "id" in m && !("method" in m)) this.ids.add(JSON.stringify((m as { id: unknown }).id));
+      if (isResponse(m)) this.ids.add(JSON.stringify(m.id));
     }
   }
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEMO, NODE, PROXY, STRETTO, cleanTemp, killAll, run, start, tempDir } from "../helpers/processes.js";
 import { FLOW, Host, flowLog, requireFixture, type Msg } from "./flow-support.js";
+import type { SiteRecord } from "../../lib/flow/ir/flow-types.js";
 
 /** Long enough that each call is its own LLM turn (turns join within 500 ms). */
 const BETWEEN_CALLS_MS = 600;
@@ -44,14 +45,6 @@ async function serveCustomer(host: Host, n: number, ids: { next: number }): Prom
   await call("cancel_pending_order", { order_id: details.orders[0], reason: "no longer needed" });
 }
 
-interface SiteRecord {
-  decisions: number;
-  lookups: number;
-  used: number;
-  tasks: number;
-  lower: number;
-  promoted: boolean;
-}
 
 describe("stretto promote after serving in shadow", function () {
   this.timeout(120_000);

@@ -1,5 +1,5 @@
 /**
- * A flow learned with an arbiter serves (issue 11): customers of `stretto-mcp-demo --world
+ * A flow learned with an arbiter serves: customers of `stretto-mcp-demo --world
  * retail` recorded through `stretto-proxy --record`, `stretto learn` (no `--habit-only`,
  * the mock model) fits the arbiter on the held-out customers, and the real proxy serving
  * that flow with `--flow-decider arbiter --oracle mock` appends the lookup its arbiter
@@ -8,25 +8,9 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { APPENDIX, Host, flowLog, ownRequests } from "../e2e/flow-support.js";
-import { DEMO, NODE, PROXY, cleanTemp, killAll, start, tempDir } from "../helpers/processes.js";
-import { flowJson, learn } from "./learn-helpers.js";
-
-const demo = ["--", NODE, DEMO, "--world", "retail"];
-
-/** One customer served through the proxy: find the user, then (without a flow) read the details and both orders. */
-async function serve(record: string, n: number, flow: string[] = []): Promise<string[]> {
-  const host = new Host(start(NODE, [PROXY, "--record", record, ...flow, ...demo]));
-  await host.start();
-  const found = await host.call(10, "find_user_id_by_email", { email: `c${n}@example.com` });
-  if (flow.length === 0) {
-    await host.call(11, "get_user_details", { user_id: `user_${n}` });
-    await host.call(12, "get_order_details", { order_id: `#W${n}a` });
-    await host.call(13, "get_order_details", { order_id: `#W${n}b` });
-  }
-  assert.equal(await host.end(), 0, host.stderr);
-  return (found.result?.content ?? []).map((c) => c.text);
-}
+import { APPENDIX, flowLog, ownRequests } from "../e2e/flow-support.js";
+import { cleanTemp, killAll, tempDir } from "../helpers/processes.js";
+import { flowJson, learn, serveCustomer } from "./learn-helpers.js";
 
 describe("a flow learned with an arbiter, served by stretto-proxy --flow-decider arbiter", function () {
   this.timeout(120_000);
@@ -42,7 +26,7 @@ describe("a flow learned with an arbiter, served by stretto-proxy --flow-decider
     root = tempDir("stretto-arbiter-loop-");
     const sessions = join(root, "sessions");
     mkdirSync(sessions);
-    for (const n of [1, 2, 3, 4, 5]) await serve(sessions, n);
+    for (const n of [1, 2, 3, 4, 5]) await serveCustomer(sessions, n);
     flow = join(root, "shop.flow.json");
     const r = await learn(sessions, flow, ["--oracle", "mock"], false);
     assert.equal(r.code, 0, r.stderr);
@@ -61,7 +45,7 @@ describe("a flow learned with an arbiter, served by stretto-proxy --flow-decider
   it("appends the arbiter's lookup to a new customer's call, with the model's answers in the flow log", async () => {
     const served = join(root, "served");
     mkdirSync(served);
-    const texts = await serve(served, 7, ["--flow", flow, "--flow-decider", "arbiter", "--oracle", "mock"]);
+    const texts = await serveCustomer(served, 7, ["--flow", flow, "--flow-decider", "arbiter", "--oracle", "mock"]);
     assert.equal(texts[0], "user_7");
     assert.ok(texts[1]?.startsWith(APPENDIX), texts.join("\n"));
     assert.ok(texts[1]!.includes('get_user_details {"user_id":"user_7"}:\n'), texts[1]);

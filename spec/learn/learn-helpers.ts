@@ -5,7 +5,9 @@ import type { Episode, EpisodeEvent, JsonObject } from "../../lib/trace/index.js
 import { flowFromJson, type Flow } from "../../lib/flow/ir/index.js";
 import { explainingBinderFor } from "../../lib/flow/bind/index.js";
 import { decisionAt, nextLocal, type DeciderName, type Next } from "../../lib/flow/decide/index.js";
-import { NODE, STRETTO, run, type Ran } from "../helpers/processes.js";
+import assert from "node:assert/strict";
+import { Host } from "../e2e/flow-support.js";
+import { DEMO, NODE, PROXY, STRETTO, run, start, type Ran } from "../helpers/processes.js";
 
 export function stretto(args: string[]): Promise<Ran> {
   return run(NODE, [STRETTO, ...args], { timeoutMs: 60_000 });
@@ -54,4 +56,21 @@ export function decide(flow: Flow, ep: Episode, decider: DeciderName, threshold 
       return b.ok ? { ok: true, arguments: b.args as JsonObject, chance: b.chance } : b;
     },
   });
+}
+
+/**
+ * One demo-shop customer served through `stretto-proxy --record`: find the user, then
+ * (without a flow) read the details and both orders. Gives the text of the first answer.
+ */
+export async function serveCustomer(record: string, n: number, flow: string[] = []): Promise<string[]> {
+  const host = new Host(start(NODE, [PROXY, "--record", record, ...flow, "--", NODE, DEMO, "--world", "retail"]));
+  await host.start();
+  const found = await host.call(10, "find_user_id_by_email", { email: `c${n}@example.com` });
+  if (flow.length === 0) {
+    await host.call(11, "get_user_details", { user_id: `user_${n}` });
+    await host.call(12, "get_order_details", { order_id: `#W${n}a` });
+    await host.call(13, "get_order_details", { order_id: `#W${n}b` });
+  }
+  assert.equal(await host.end(), 0, host.stderr);
+  return (found.result?.content ?? []).map((c) => c.text);
 }

@@ -1,5 +1,5 @@
 /**
- * Record → learn → serve, end to end (issue 11): customers of `stretto-mcp-demo --world
+ * Record → learn → serve, end to end: customers of `stretto-mcp-demo --world
  * retail` are served through `stretto-proxy --record`, `stretto learn --habit-only` turns
  * those sessions into a flow, and `stretto-proxy --flow` serves it to a new customer, whose
  * call comes back with the flow's lookup appended. Then the served session itself is
@@ -8,27 +8,9 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { APPENDIX, Host, ownRequests } from "../e2e/flow-support.js";
-import { DEMO, NODE, PROXY, cleanTemp, killAll, start, tempDir } from "../helpers/processes.js";
-import { flowJson, learn } from "./learn-helpers.js";
-
-const demo = ["--", NODE, DEMO, "--world", "retail"];
-
-/** One customer served through the proxy: find the user, read the details and both orders. */
-async function serve(record: string, n: number, flow: string[] = []): Promise<string[]> {
-  const host = new Host(start(NODE, [PROXY, "--record", record, ...flow, ...demo]));
-  await host.start();
-  const texts: string[] = [];
-  const found = await host.call(10, "find_user_id_by_email", { email: `c${n}@example.com` });
-  texts.push(...(found.result?.content ?? []).map((c) => c.text));
-  if (flow.length === 0) {
-    await host.call(11, "get_user_details", { user_id: `user_${n}` });
-    await host.call(12, "get_order_details", { order_id: `#W${n}a` });
-    await host.call(13, "get_order_details", { order_id: `#W${n}b` });
-  }
-  assert.equal(await host.end(), 0, host.stderr);
-  return texts;
-}
+import { APPENDIX, ownRequests } from "../e2e/flow-support.js";
+import { cleanTemp, killAll, tempDir } from "../helpers/processes.js";
+import { flowJson, learn, serveCustomer } from "./learn-helpers.js";
 
 describe("record, learn, serve", function () {
   this.timeout(120_000);
@@ -45,7 +27,7 @@ describe("record, learn, serve", function () {
     root = tempDir("stretto-loop-");
     const sessions = join(root, "sessions");
     mkdirSync(sessions);
-    for (const n of [1, 2, 3]) await serve(sessions, n);
+    for (const n of [1, 2, 3]) await serveCustomer(sessions, n);
     flow = join(root, "shop.flow.json");
     const r = await learn(sessions, flow);
     assert.equal(r.code, 0, r.stderr);
@@ -55,7 +37,7 @@ describe("record, learn, serve", function () {
   it("serves the learned flow: a new customer's call comes back with the flow's lookups", async () => {
     served = join(root, "served");
     mkdirSync(served);
-    const texts = await serve(served, 7, ["--flow", flow, "--flow-decider", "habit", "--flow-threshold", "0.3"]);
+    const texts = await serveCustomer(served, 7, ["--flow", flow, "--flow-decider", "habit", "--flow-threshold", "0.3"]);
     assert.equal(texts[0], "user_7");
     assert.ok(texts[1]?.startsWith(APPENDIX), texts.join("\n"));
     assert.ok(texts[1]!.includes('get_user_details {"user_id":"user_7"}:\n'), texts[1]);
