@@ -3,6 +3,7 @@ import type { Command } from "./command.js";
 import { episodeCommand } from "./episode.js";
 import { episodesCommand } from "./episodes.js";
 import { evaluateCommand } from "./evaluate.js";
+import { exportArbiterCommand } from "./export-arbiter.js";
 import { flowDiffCommand } from "./flow-diff.js";
 import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
@@ -12,4 +13,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, exportArbiterCommand];
