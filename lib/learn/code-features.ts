@@ -14,6 +14,8 @@ import { compareCodePoints, isObject, type Json } from "../trace/json.js";
 import type { Episode } from "../trace/index.js";
 import { OK, fieldValues, habitPredict, steps, symbol } from "../flow/decide/index.js";
 import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../flow/ir/index.js";
+import { denseCrossValidated, denseSteps } from "./dense-habit.js";
+import { featureColumns, trialSymbols } from "./feature-columns.js";
 import { fitGrouped } from "./fit-habit.js";
 import type { TrainingEpisode } from "./training-set.js";
 
@@ -209,33 +211,34 @@ export function learnFeatures(
   alpha: number,
   vocabSize: number,
   order: number,
-  group: number,
+  // Every step is in the one group, so the group layer's contexts are the top level's.
+  _group: number,
 ): { map: FeatureMap; train: readonly TrainingEpisode[] } {
   const candidates = table.candidates;
   if (candidates.length === 0) return { map: emptyMap(), train };
-  const chosen = new Map<string, CodeField[]>();
-  let best = crossValidated(train, alpha, vocabSize, order, group);
-  let encoded = train;
-  let map = emptyMap();
+  // Every trial is scored from dense tables (dense-habit.ts), equal bit for bit to `crossValidated`.
+  const cols = featureColumns(train, candidates, (tool, f) => table.byTool.get(tool)!.index.get(fieldKey(f))!, table.values);
+  const score = (fields: ReadonlyMap<string, readonly number[]>): number =>
+    denseCrossValidated(denseSteps(train, trialSymbols(cols, fields, MAX_IDS), order), CV_FOLDS, alpha, vocabSize);
+  const chosen = new Map<string, number[]>();
+  let best = score(chosen);
   const taken = new Set<number>();
   for (let round = 0; round < MAX_FIELDS; round++) {
-    let pick: { i: number; ll: number; map: FeatureMap; train: TrainingEpisode[] } | undefined;
-    candidates.forEach(([tool, field], i) => {
+    let pick: { i: number; ll: number } | undefined;
+    candidates.forEach(([tool], i) => {
       if (taken.has(i)) return;
-      const trial = new Map([...chosen].map(([t, fs]) => [t, [...fs]]));
-      trial.set(tool, [...(trial.get(tool) ?? []), field]);
-      const m = mapOf(trial, train, table);
-      const t = encodeWith(m, train, table);
-      const ll = crossValidated(t, alpha, vocabSize, order, group);
-      if (pick === undefined || ll > pick.ll) pick = { i, ll, map: m, train: t };
+      const trial = new Map([...chosen].map(([t, cs]) => [t, [...cs]]));
+      trial.set(tool, [...(trial.get(tool) ?? []), i]);
+      const ll = score(trial);
+      if (pick === undefined || ll > pick.ll) pick = { i, ll };
     });
     if (pick === undefined || pick.ll - best < MIN_GAIN_NATS) break;
-    const [tool, field] = candidates[pick.i]!;
+    const [tool] = candidates[pick.i]!;
     taken.add(pick.i);
-    chosen.set(tool, [...(chosen.get(tool) ?? []), field]);
+    chosen.set(tool, [...(chosen.get(tool) ?? []), pick.i]);
     best = pick.ll;
-    map = pick.map;
-    encoded = pick.train;
   }
-  return { map, train: encoded };
+  if (chosen.size === 0) return { map: emptyMap(), train };
+  const map = mapOf(new Map([...chosen].map(([t, cs]) => [t, cs.map((c) => candidates[c]![1])])), train, table);
+  return { map, train: encodeWith(map, train, table) };
 }

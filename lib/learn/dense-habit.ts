@@ -1,0 +1,138 @@
+/**
+ * The grouped habit's cross-validated log-likelihood from dense count tables, for the
+ * code-feature search, which scores every candidate field by it in every round.
+ *
+ * Fitting the habit as `fitGrouped` does (a text key and a map per context, a `PairMap`
+ * for the group layer) and predicting every action over the whole vocabulary made the
+ * search the learner's costliest part. Here each context is numbered once per scoring,
+ * each fold's counts are typed arrays indexed by context and action, and a step's
+ * prediction is computed for its own action only. The arithmetic is the model's own, in
+ * the same order — each count summed over the same episodes in the same order, each
+ * level's `(n(c, a) + α·p) / (n(c) + α)`, the group layer's with β = α, a context unseen
+ * in training leaving p as it is — so the result is the same number, bit for bit, as
+ * `crossValidated` over fitted models (a property spec checks it, weights included).
+ */
+import type { TrainingEpisode } from "./training-set.js";
+
+/** The training steps in flat arrays, each step's contexts numbered at every level. */
+export interface DenseSteps {
+  /** Episode `e`'s steps are `start[e]` up to `start[e + 1]`. */
+  start: Int32Array;
+  weight: Float64Array;
+  action: Int32Array;
+  /** `context[j][i]`: the number of step i's level-j context (the j symbols before it). */
+  context: Int32Array[];
+  /** How many distinct contexts each level has. */
+  contexts: number[];
+}
+
+/**
+ * Numbers each step's contexts (`symbols` holds every step's symbol, episode after episode): a level-j context is the level-(j−1) context of the step
+ * before it followed by that step's symbol (START padding before the first step), so one
+ * numeric key per step and level, never a text.
+ */
+export function denseSteps(train: readonly TrainingEpisode[], symbols: ArrayLike<number>, order: number): DenseSteps {
+  let total = 0;
+  for (const ep of train) total += ep.actions.length;
+  const start = new Int32Array(train.length + 1);
+  const weight = new Float64Array(train.length);
+  const action = new Int32Array(total);
+  const context = Array.from({ length: order + 1 }, () => new Int32Array(total));
+  // Symbols numbered densely (0 is the START padding), so a pair of numbers makes one key.
+  const symbolIds = new Map<number, number>();
+  const symbolId = (s: number): number => {
+    let id = symbolIds.get(s);
+    if (id === undefined) symbolIds.set(s, (id = symbolIds.size + 1));
+    return id;
+  };
+  // Per level: context key → number. Level 0 has the one empty context, number 0; each
+  // level's all-START context is numbered first, so it is 0 too.
+  const numbers = Array.from({ length: order + 1 }, () => new Map<number, number>([[-1, 0]]));
+  const stride = 1 << 20;
+  let i = 0;
+  train.forEach((ep, e) => {
+    start[e] = i;
+    weight[e] = ep.weight;
+    for (let t = 0; t < ep.actions.length; t++, i++) {
+      action[i] = ep.actions[t]!;
+      context[0]![i] = 0;
+      for (let j = 1; j <= order; j++) {
+        // The level-(j−1) context of step t − 1, then the symbol of step t − 1.
+        const before = t === 0 ? 0 : context[j - 1]![i - 1]!;
+        const last = t === 0 ? 0 : symbolId(symbols[i - 1]!);
+        const key = t === 0 ? -1 : before * stride + last;
+        const level = numbers[j]!;
+        let n = level.get(key);
+        if (n === undefined) level.set(key, (n = level.size));
+        context[j]![i] = n;
+      }
+    }
+  });
+  start[train.length] = i;
+  if (symbolIds.size >= stride) throw new Error(`too many distinct symbols (${symbolIds.size}) to number contexts`);
+  return { start, weight, action, context, contexts: numbers.map((m) => m.size) };
+}
+
+/** One level's counts: by context and action, the context's total, and whether it was seen. */
+interface Level {
+  counts: Float64Array;
+  totals: Float64Array;
+  seen: Uint8Array;
+}
+
+/**
+ * The habit's held-out log-likelihood, episodes dealt to `folds` folds in turn (episode
+ * i to fold i mod folds), each fold scored by a habit counted from the others: the value
+ * `crossValidated` gives, computed from dense tables.
+ */
+export function denseCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number): number {
+  const order = d.context.length - 1;
+  const episodes = d.weight.length;
+  const levels: Level[] = d.contexts.map((n) => ({
+    counts: new Float64Array(n * vocabSize),
+    totals: new Float64Array(n),
+    seen: new Uint8Array(n),
+  }));
+  let sum = 0;
+  for (let f = 0; f < folds; f++) {
+    if (f >= episodes) continue;
+    for (const l of levels) {
+      l.counts.fill(0);
+      l.totals.fill(0);
+      l.seen.fill(0);
+    }
+    for (let e = 0; e < episodes; e++) {
+      if (e % folds === f) continue;
+      const w = d.weight[e]!;
+      for (let i = d.start[e]!; i < d.start[e + 1]!; i++) {
+        const a = d.action[i]!;
+        for (let j = 0; j <= order; j++) {
+          const c = d.context[j]![i]!;
+          const l = levels[j]!;
+          l.counts[c * vocabSize + a]! += w;
+          l.totals[c]! += w;
+          l.seen[c] = 1;
+        }
+      }
+    }
+    for (let e = f; e < episodes; e += folds) {
+      const w = d.weight[e]!;
+      for (let i = d.start[e]!; i < d.start[e + 1]!; i++) {
+        const a = d.action[i]!;
+        let p = 1 / vocabSize;
+        for (let j = 0; j <= order; j++) {
+          const c = d.context[j]![i]!;
+          const l = levels[j]!;
+          if (l.seen[c] === 0) continue;
+          p = (l.counts[c * vocabSize + a]! + alpha * p) / (l.totals[c]! + alpha);
+        }
+        // The group layer: a goal-free flow has one group, so its contexts are the top level's.
+        const c = d.context[order]![i]!;
+        const top = levels[order]!;
+        if (top.seen[c] === 1) p = (top.counts[c * vocabSize + a]! + alpha * p) / (top.totals[c]! + alpha);
+        sum += w * Math.log(p);
+      }
+    }
+  }
+  return sum;
+}
