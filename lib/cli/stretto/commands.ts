@@ -1,5 +1,6 @@
 /** Every `stretto` subcommand, in the order help lists them. A new one is a file and a line here. */
 import type { Command } from "./command.js";
+import { doctorCommand } from "./doctor.js";
 import { episodeCommand } from "./episode.js";
 import { episodesCommand } from "./episodes.js";
 import { evaluateCommand } from "./evaluate.js";
@@ -7,10 +8,11 @@ import { exportArbiterCommand } from "./export-arbiter.js";
 import { flowDiffCommand } from "./flow-diff.js";
 import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
+import { initCommand } from "./init.js";
 import { learnCommand } from "./learn.js";
 import { manifestCommand } from "./manifest.js";
 import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, exportArbiterCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, exportArbiterCommand, initCommand, doctorCommand];
