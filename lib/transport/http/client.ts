@@ -1,15 +1,18 @@
-import { Agent as HttpAgent, type AgentOptions, type IncomingHttpHeaders } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
-import type { Duplex } from "node:stream";
 import type { Readable } from "node:stream";
-import got, { type Got, type Request } from "got";
-import { VERSION } from "../../version.js";
+import { Agent, type Dispatcher } from "undici";
+import { decoded } from "./content-encoding.js";
+import { Gate } from "./gate.js";
+import { FOLLOWED_REDIRECTS, redirectTarget, TooManyRedirects } from "./redirect.js";
+import { endpoint, type Endpoint } from "./endpoint.js";
+
+/** Response headers, names lowercase. */
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 /** A response whose head has arrived; its body is read from `body` as it comes. */
 export interface Opened {
   status: number;
   reason: string;
-  headers: IncomingHttpHeaders;
+  headers: ResponseHeaders;
   body: Readable;
   /** Drops the connection (the body then ends or errors). */
   readonly abort: () => void;
@@ -18,121 +21,35 @@ export interface Opened {
 /** Which pool a request takes its connection from. */
 export type Lane = "request" | "reply" | "stream";
 
-/**
- * At most `limit` at once; the rest wait in order. Node's own agent queue is an array it
- * shifts from, which turns thousands of pipelined requests quadratic, so the agent is never
- * asked for more sockets than it has.
- */
-class Gate {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  private head = 0;
-  private emptied: Array<() => void> = [];
-
-  constructor(private readonly limit: number) {}
-
-  /** Requests waiting for a slot. */
-  get queued(): number {
-    return this.waiting.length - this.head;
-  }
-
-  /** Resolves with a slot; `undefined` means one was free at once. */
-  acquire(): Promise<void> | undefined {
-    if (this.active < this.limit) {
-      this.active++;
-      return undefined;
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    if (this.head < this.waiting.length) {
-      const next = this.waiting[this.head]!;
-      this.waiting[this.head++] = undefined as unknown as () => void;
-      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-        this.waiting.splice(0, this.head);
-        this.head = 0;
-      }
-      next(); // the slot passes on
-    } else {
-      this.active--;
-    }
-    if (this.queued === 0 && this.emptied.length > 0) for (const e of this.emptied.splice(0)) e();
-  }
-
-  /** Resolves once nothing waits for a slot. */
-  drained(): Promise<void> {
-    if (this.queued === 0) return Promise.resolve();
-    return new Promise((resolve) => this.emptied.push(resolve));
-  }
-}
-
-/** Connect within 10 s; no overall limit (an answer may stream for as long as it needs). */
+/** Connect within 10 s; no other limit (an answer may stream for as long as it needs). */
 const CONNECT_TIMEOUT_MS = 10_000;
-
-/**
- * The connect limit lives on the agents' sockets rather than in got's per-request timers:
- * a reused keep-alive connection needs none, and got's timers cost every request.
- */
-function connectWithin<A extends HttpAgent | HttpsAgent>(agent: A): A {
-  const create = (agent as unknown as { createConnection: (o: AgentOptions, cb?: unknown) => Duplex }).createConnection.bind(agent);
-  (agent as unknown as { createConnection: (o: AgentOptions, cb?: unknown) => Duplex }).createConnection = (options, callback) => {
-    const socket = create(options, callback) as Duplex & { setTimeout(ms: number): void; connecting?: boolean };
-    if (socket.connecting === false) return socket;
-    socket.setTimeout(CONNECT_TIMEOUT_MS);
-    const onTimeout = () => {
-      const err = new Error(`connect ETIMEDOUT: no connection within ${CONNECT_TIMEOUT_MS / 1000} s`) as Error & { code: string };
-      err.code = "ETIMEDOUT";
-      socket.destroy(err);
-    };
-    socket.once("timeout", onTimeout);
-    socket.once("connect", () => {
-      socket.off("timeout", onTimeout);
-      socket.setTimeout(0);
-    });
-    return socket;
-  };
-  return agent;
-}
 /** Requests may hold an event stream open for as long as a tool runs. */
 const REQUEST_SOCKETS = 64;
 /** Notifications and responses are answered at once (202); they never wait behind requests. */
 const REPLY_SOCKETS = 16;
 
 /**
- * The proxy's HTTP client: `got` 14 over keep-alive agents, with no retries (a retry would
- * send a request twice) and no error for a non-2xx status (the caller decides what each
- * status means). Requests and the host's replies to the server use separate pools, so a
- * server that holds every request open until the host answers one of its own (elicitation,
- * sampling) never starves the POST that carries that answer. GET streams connect apart.
+ * The proxy's HTTP client: undici (Node's own HTTP/1.1 client) with keep-alive pools, no
+ * retries (a retry would send a request twice) and no error for a non-2xx status (the caller
+ * decides what each status means). Requests and the host's replies to the server use separate
+ * pools, so a server that holds every request open until the host answers one of its own
+ * (elicitation, sampling) never starves the POST that carries that answer. GET streams
+ * connect apart, one connection each.
+ *
+ * Each lane's Gate admits no more requests than its pool has connections, so what waits is
+ * counted here (the host's input pauses on it) and never piles up inside undici.
  */
 export class HttpClient {
-  private readonly agents: Record<Lane, { http: HttpAgent; https: HttpsAgent }>;
+  private readonly agents: Record<Lane, Agent>;
   private readonly gates: Record<Lane, Gate>;
-  /** One got instance per lane, its agent among its defaults (merging it per call costs). */
-  private readonly got: Record<Lane, Got>;
+  /** The last URL asked for, parsed (every request of a session goes to the same one). */
+  private last: Endpoint | undefined;
 
   constructor() {
-    const pool = (maxSockets: number, keepAlive: boolean) => ({
-      http: connectWithin(new HttpAgent({ keepAlive, maxSockets })),
-      https: connectWithin(new HttpsAgent({ keepAlive, maxSockets })),
-    });
-    this.agents = {
-      request: pool(REQUEST_SOCKETS, true),
-      reply: pool(REPLY_SOCKETS, true),
-      stream: pool(Infinity, false),
-    };
+    const pool = (connections: number | null) =>
+      new Agent({ connections, headersTimeout: 0, bodyTimeout: 0, connect: { timeout: CONNECT_TIMEOUT_MS } });
+    this.agents = { request: pool(REQUEST_SOCKETS), reply: pool(REPLY_SOCKETS), stream: pool(null) };
     this.gates = { request: new Gate(REQUEST_SOCKETS), reply: new Gate(REPLY_SOCKETS), stream: new Gate(Infinity) };
-    const base = got.extend({
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      headers: { "user-agent": `stretto-proxy/${VERSION}` },
-    });
-    this.got = {
-      request: base.extend({ agent: this.agents.request }),
-      reply: base.extend({ agent: this.agents.reply }),
-      stream: base.extend({ agent: this.agents.stream }),
-    };
   }
 
   /** Requests of a lane waiting for a connection. */
@@ -163,72 +80,110 @@ export class HttpClient {
     return slot.then(() => this.start(method, url, headers, lane, gate, body, signal));
   }
 
-  private start(
+  private async start(
     method: "POST" | "GET",
     url: string,
     headers: Record<string, string>,
     lane: Lane,
     gate: Gate,
-    body?: Buffer,
-    signal?: AbortSignal,
+    body: Buffer | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<Opened> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted === true) {
-        gate.release();
-        reject(new Error("the request was dropped before it was sent"));
-        return;
-      }
-      let stream: Request;
-      try {
-        stream = this.got[lane].stream(url, body === undefined ? { method, headers } : { method, headers, body });
-      } catch (err) {
-        gate.release();
-        reject(err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
-      // The connection is free again once the exchange is over, however it ended (got's
-      // stream says `end` after a whole body, `error` or `close` otherwise).
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        gate.release();
-      };
-      stream.once("end", release);
-      stream.once("error", release);
-      stream.once("close", release);
-      const onError = (err: Error) => reject(err);
-      stream.once("error", onError);
-      const onAbort = () => {
-        stream.destroy();
-        reject(new Error("the request was dropped before its answer began"));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      stream.once("close", () => signal?.removeEventListener("abort", onAbort));
-      stream.once("response", (response: { statusCode: number; statusMessage?: string; headers: IncomingHttpHeaders }) => {
-        stream.off("error", onError);
-        signal?.removeEventListener("abort", onAbort);
-        resolve({
-          status: response.statusCode,
-          reason: response.statusMessage ?? "",
-          headers: response.headers,
-          body: stream,
-          abort: () => stream.destroy(),
-        });
+    let response: Dispatcher.ResponseData;
+    try {
+      if (signal?.aborted === true) throw new Error("the request was dropped before it was sent");
+      response = await this.follow(method, url, headers, lane, body, signal);
+    } catch (err) {
+      gate.release();
+      throw err;
+    }
+    // The connection is free again once the exchange is over, however it ended.
+    const raw = response.body;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      gate.release();
+    };
+    raw.once("end", release);
+    raw.once("error", release);
+    raw.once("close", release);
+    const stream = decoded(raw, response.headers["content-encoding"]);
+    return {
+      status: response.statusCode,
+      reason: response.statusText,
+      headers: response.headers,
+      body: stream,
+      abort: () => stream.destroy(),
+    };
+  }
+
+  /**
+   * One request, following redirects as browsers and most clients do (at most 10; a 303
+   * turns into a body-less GET, the others repeat the request; leaving the origin drops the
+   * credentials).
+   */
+  private async follow(
+    method: "POST" | "GET" | "DELETE",
+    url: string,
+    headers: Record<string, string>,
+    lane: Lane,
+    body: Buffer | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Dispatcher.ResponseData> {
+    let at = this.endpoint(url);
+    let h = at.authorization === undefined ? headers : { ...headers, authorization: at.authorization };
+    let m = method;
+    let b = body;
+    for (let hops = 0; ; hops++) {
+      const response = await this.agents[lane].request({
+        origin: at.origin,
+        path: at.path,
+        method: m,
+        headers: h,
+        body: b ?? null,
+        signal: signal ?? null,
+        // A GET stream lives long and is not followed by another request: its connection is not kept.
+        reset: lane === "stream",
       });
-    });
+      const next = redirectTarget(response.statusCode, response.headers["location"], at);
+      if (next === undefined) return response;
+      response.body.destroy();
+      if (hops + 1 >= FOLLOWED_REDIRECTS) throw new TooManyRedirects();
+      if (next.sameOrigin) {
+        h = next.endpoint.authorization === undefined ? h : { ...h, authorization: next.endpoint.authorization };
+      } else {
+        h = withoutCredentials(headers, next.endpoint.authorization);
+      }
+      if (response.statusCode === 303 && m !== "GET") {
+        m = "GET";
+        b = undefined;
+      }
+      at = next.endpoint;
+    }
+  }
+
+  private endpoint(url: string): Endpoint {
+    if (this.last?.url !== url) this.last = endpoint(url);
+    return this.last;
   }
 
   /** A request whose answer does not matter beyond arriving (DELETE), within `timeoutMs`. */
   async send(method: "DELETE", url: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
-    await this.got.reply(url, { method, headers, timeout: { request: timeoutMs } });
+    const response = await this.follow(method, url, headers, "reply", undefined, AbortSignal.timeout(timeoutMs));
+    await response.body.dump();
   }
 
   /** Closes every pooled connection. */
   close(): void {
-    for (const pool of Object.values(this.agents)) {
-      pool.http.destroy();
-      pool.https.destroy();
-    }
+    for (const agent of Object.values(this.agents)) void agent.destroy().catch(() => {});
   }
+}
+
+/** The headers for another origin: no `authorization` or `cookie`, save the new URL's own credentials. */
+function withoutCredentials(headers: Record<string, string>, authorization: string | undefined): Record<string, string> {
+  const h: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (name !== "authorization" && name !== "cookie") h[name] = value;
+  if (authorization !== undefined) h["authorization"] = authorization;
+  return h;
 }

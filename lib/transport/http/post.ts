@@ -122,10 +122,12 @@ async function readPostStream(ctx: UpstreamContext, work: Work, opened: Opened, 
 }
 
 /** `application/json`, whatever its parameters. */
-function isJsonType(contentType: string | undefined): boolean {
+function isJsonType(header: string | string[] | undefined): boolean {
+  const contentType = Array.isArray(header) ? header[0] : header;
   return contentType !== undefined && /^\s*application\/json\s*(;|$)/i.test(contentType);
 }
 
-function isEventStream(contentType: string | undefined): boolean {
+function isEventStream(header: string | string[] | undefined): boolean {
+  const contentType = Array.isArray(header) ? header[0] : header;
   return contentType !== undefined && contentType.trimStart().toLowerCase().startsWith("text/event-stream");
 }

@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders } from "node:http";
+import { VERSION } from "../../version.js";
 import { EraDetector, headerValue, isObject, type EraInfo, type Peek } from "../../protocol/protocol-era.js";
+import type { ResponseHeaders } from "./client.js";
 import type { UpstreamHeader } from "./headers.js";
 import { ParamHeaders } from "./param-headers.js";
 
@@ -50,7 +51,7 @@ export class HttpSession {
   }
 
   /** Keeps the session id the server gave in its answer to `initialize`. */
-  learnSessionId(p: Peek, headers: IncomingHttpHeaders): void {
+  learnSessionId(p: Peek, headers: ResponseHeaders): void {
     if (p.method !== "initialize") return;
     const sid = headerText(headers["mcp-session-id"]);
     if (sid !== undefined) this.id = sid;
@@ -115,6 +116,7 @@ export class HttpSession {
   }
 
   private withConfigured(h: Record<string, string>): Record<string, string> {
+    h["user-agent"] = USER_AGENT;
     for (const [name, value] of this.configured) h[name] = value;
     return h;
   }
@@ -123,6 +125,9 @@ export class HttpSession {
     if (era !== undefined) this.onEra?.(era);
   }
 }
+
+/** Sent on every request, unless `--upstream-header` names another. */
+const USER_AGENT = `stretto-proxy/${VERSION}`;
 
 function headerText(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
