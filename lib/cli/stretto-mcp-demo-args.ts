@@ -34,8 +34,8 @@ function hint(raw: string): [tool: string, readOnlyHint: false | null] {
   throw new InvalidValue("expected TOOL=false|none");
 }
 
-// Each repeats: the later value wins, or the values add up.
-const OPTIONS: readonly OptionSpec[] = [
+// Each repeats: the later value wins, or the values add up. Shell completions read this table too.
+export const OPTIONS: readonly OptionSpec[] = [
   { long: "world", value: "echo|retail|telecom", repeatable: true, parse: worldName },
   { long: "hide", value: "TOOL", repeatable: true },
   { long: "hint", value: "TOOL=false|none", repeatable: true, parse: hint },

@@ -6,7 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
-import { InvalidValue, one, parseCommandLine, type CommandSpec } from "./args.js";
+import { one, parseCommandLine } from "./args.js";
+import { procedureCommand } from "./procedure-options.js";
 import { EXIT_USAGE } from "./report.js";
 import { ProcedureError } from "../procedure/error.js";
 import { loadProcedure } from "../procedure/load.js";
@@ -14,48 +15,9 @@ import { McpStdioClient } from "../procedure/mcp-client.js";
 import { runJson, runSummary } from "../procedure/output.js";
 import { runProcedure, type Run } from "../procedure/run.js";
 import { osErrorText } from "../util/os-errors.js";
-import { VERSION } from "../version.js";
 import { errorText } from "../util/error-text.js";
 
 const EXIT_FAILED = 1;
-
-/** Seconds, possibly fractional, and more than zero. */
-function seconds(raw: string): number {
-  const n = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0)) throw new InvalidValue("expected a number of seconds greater than 0");
-  return n;
-}
-
-export const procedureCommand: CommandSpec = {
-  name: "stretto-procedure",
-  version: VERSION,
-  about: "Run a compiled procedure on a ticket against an MCP server (stdio), with no model.",
-  usage: "Usage: stretto-procedure [OPTIONS] --procedure <FILE> -- <SERVER>...",
-  options: [
-    { long: "procedure", value: "FILE", heading: "The run", help: "The procedure (JSON, stretto_procedure 1)" },
-    { long: "ticket", value: "TEXT", heading: "The run", conflicts: ["ticket-file"], help: "The ticket, as text" },
-    {
-      long: "ticket-file",
-      value: "FILE",
-      heading: "The run",
-      conflicts: ["ticket"],
-      help: "The ticket, read whole from FILE (a trailing newline stays part of it)",
-    },
-    { long: "out", value: "FILE", heading: "The run", help: "Write the run to FILE instead of stdout" },
-    {
-      long: "timeout",
-      value: "SECONDS",
-      heading: "The server",
-      parse: seconds,
-      help: "Give up when the server takes longer than this to answer one request [default: no limit]",
-    },
-  ],
-  trailing: { name: "<SERVER>", help: "The stdio MCP server to run it against: its command and arguments" },
-  check: (args) =>
-    args.values.has("procedure")
-      ? undefined
-      : "the following required arguments were not provided:\n  --procedure <FILE>",
-};
 
 // A reader that closed the pipe (`stretto-procedure … | head`) has what it wanted.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {

@@ -25,6 +25,8 @@ export interface Command {
   valueOptions?: readonly string[];
   /** Options that take no value (`--guards`). Any option not listed is a usage error. */
   flagOptions?: readonly string[];
+  /** The values a value option takes, where they are a few words (`--host`): shell completions offer them. */
+  valueChoices?: Readonly<Record<string, readonly string[]>>;
   run(args: ParsedArgs, io: Io): Promise<number>;
 }
 

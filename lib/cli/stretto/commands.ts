@@ -1,5 +1,6 @@
 /** Every `stretto` subcommand, in the order help lists them. A new one is a file and a line here. */
 import type { Command } from "./command.js";
+import { completionsCommand } from "./completions.js";
 import { doctorCommand } from "./doctor.js";
 import { episodeCommand } from "./episode.js";
 import { episodesCommand } from "./episodes.js";
@@ -15,4 +16,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, exportArbiterCommand, initCommand, doctorCommand];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];

@@ -77,6 +77,7 @@ export const initCommand: Command = {
     "--write",
   ],
   flagOptions: ["--shadow", "--guards", "--commit", "--force"],
+  valueChoices: { "--host": HOSTS, "--confirm-judge": ["log", "enforce"] },
   run: (args, io) => init(args, io),
 };
 
