@@ -17,6 +17,8 @@ import { FlowLogFile } from "../plugins/flow/flow-log.js";
 import { flowPlugin, type FlowSettings } from "../plugins/flow/flow-plugin.js";
 import { loadFlow } from "../flow/ir/load-flow.js";
 import type { Flow } from "../flow/ir/flow-types.js";
+import { DEFAULT_WINDOW } from "../plugins/flow/surprise.js";
+import { describeGate } from "../review/surprise-text.js";
 
 /** The decider a flow is served with by default: its arbiter, else reach. */
 export function defaultDecider(flow: Flow): DeciderName {
@@ -80,7 +82,9 @@ export function flowFromArgs(
       ? { kind: one<OracleKind>(args, "oracle") ?? "jev", ...cacheOf(args) }
       : { kind: "mock" },
   );
+  flow = withSurprise(flow, one<number | "off">(args, "flow-surprise"));
   say(servingLine(flow, path, decider, shadow));
+  if (flow.surprise !== undefined) say(`the flow ${describeGate(flow.surprise)}`);
   if (made.notice !== undefined) say(made.notice);
 
   const logOpt = one<string>(args, "flow-log");
@@ -110,6 +114,20 @@ export function flowFromArgs(
     ...(logPath === undefined ? {} : { log: (s) => FlowLogFile.open(logPath, (m) => s.say(m)) }),
   };
   return flowPlugin(settings);
+}
+
+/**
+ * The flow with `--flow-surprise` applied: `off` removes its gate; a threshold sets the gate's,
+ * keeping its window (5 when it had none), no longer the quantile it was learned at.
+ */
+export function withSurprise(flow: Flow, override: number | "off" | undefined): Flow {
+  if (override === undefined) return flow;
+  if (override === "off") {
+    const rest = { ...flow };
+    delete rest.surprise;
+    return rest;
+  }
+  return { ...flow, surprise: { window: flow.surprise?.window ?? DEFAULT_WINDOW, threshold: override } };
 }
 
 function cacheOf(args: ParsedArgs): { cache?: string } {

@@ -37,9 +37,11 @@ export function unsigned64(raw: string): bigint {
   return n;
 }
 
-/** `--flow-surprise off|NATS`. */
+/** `--flow-surprise off|NATS`: no gate, or the gate's threshold in nats (finite, above 0). */
 export function surprise(raw: string): number | "off" {
   if (raw === "off") return "off";
-  return float(raw);
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || !(n > 0)) throw new InvalidValue(`expected \`off\`, or a threshold in nats above 0, not \`${raw}\``);
+  return n;
 }
 

@@ -82,7 +82,7 @@ export const proxyCommand: CommandSpec = {
       parse: deciderName,
       help: "Where a lookup's probability comes from: arbiter, habit or reach (default: the flow's arbiter, else reach)",
     },
-    { long: "flow-surprise", value: "off|NATS", heading: "Flows", parse: surprise, requires: ["flow"], help: "Accepted, not used by this build" },
+    { long: "flow-surprise", value: "off|NATS", heading: "Flows", parse: surprise, requires: ["flow"], help: "The surprise gate: off serves the flow without its gate; NATS sets its threshold (keeping its window, else 5)" },
     { long: "flow-per-call", value: "N", requires: ["flow"], heading: "Flows", parse: unsignedInteger, defaultText: "8", help: "The most lookups appended to one result" },
     { long: "flow-per-session", value: "N", requires: ["flow"], heading: "Flows", parse: unsignedInteger, defaultText: "40", help: "The most lookups in a session" },
     { long: "flow-questions", value: "N", requires: ["flow"], heading: "Flows", parse: unsignedInteger, defaultText: "300", help: "The most questions to the System-One model in a session" },

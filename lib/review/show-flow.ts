@@ -104,7 +104,7 @@ export function showFlow(flow: Flow, threshold: number): string {
 
   if (flow.surprise !== undefined) {
     md += "\n## Surprise\n\n";
-    md += `The flow ${describeGate(flow.surprise)} (\`learn --surprise\`). A step's surprise is −ln of the habit's probability of what the agent did, after a call where the flow decides; a step it does not offer there counts as handing back, and the flow's own lookups are not the agent's steps. \`--surprise off\` serves the flow without the gate, and \`--surprise NATS\` with another threshold.\n`;
+    md += `The flow ${describeGate(flow.surprise)} (\`learn --surprise\`). A step's surprise is −ln of the habit's probability of what the agent did, after a call where the flow decides; a step it does not offer there counts as handing back, and the flow's own lookups are not the agent's steps. \`stretto-proxy --flow-surprise off\` serves the flow without the gate, and \`--flow-surprise NATS\` with another threshold.\n`;
   }
 
   md += bindingsSection(view.bindings);

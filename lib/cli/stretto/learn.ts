@@ -18,6 +18,7 @@ import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io, type 
 import { STRICT_FLAG, planWithProgress } from "./folder-report.js";
 import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 import { readManifestFile, readRewards } from "./learn-inputs.js";
+import { gateOptions, GATE_HELP, GATE_OPTIONS, withLearnedGate } from "./surprise-option.js";
 
 const USAGE = "stretto learn --sessions DIR --domain NAME --out FILE [--habit-only] [options]";
 
@@ -61,10 +62,11 @@ export const learnCommand: Command = {
     "  --agent-only      Learn from the agent's own calls only: leave out the lookups a",
     "                    flow made in sessions it served (stretto-* calls). By default they",
     "                    count, as calls the agent would have made.",
+    ...GATE_HELP,
     "  --strict          Fail (exit 1) on the first file in DIR that is no session log.",
     QUIET_HELP,
   ].join("\n"),
-  valueOptions: ["--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", ...ARBITER_OPTIONS],
+  valueOptions: ["--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", ...ARBITER_OPTIONS, ...GATE_OPTIONS],
   flagOptions: ["--habit-only", "--refit-habit", "--constants", "--agent-only", STRICT_FLAG, QUIET_FLAG],
   run: (args, io) => learn(args, io),
 };
@@ -118,6 +120,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
   const domain = required(args, "--domain");
   const out = required(args, "--out");
   const h = halfLife(args);
+  const gate = gateOptions(args, USAGE);
   const habitOnly = args.flags.has("--habit-only");
   if (habitOnly) {
     const given = [...ARBITER_OPTIONS, "--refit-habit"].find((o) => args.options.has(o) || args.flags.has(o));
@@ -146,7 +149,8 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
       nowMs: Date.now(),
     };
     // The habit alone is learned in passes over the compressed sessions; the arbiter's split needs them all at hand.
-    const flow = arbiter === undefined ? learnFromSessions(read, options) : await learnArbiterFlow(learnInput(read, options), arbiter);
+    let flow = arbiter === undefined ? learnFromSessions(read, options) : await learnArbiterFlow(learnInput(read, options), arbiter);
+    if (gate !== undefined) flow = withLearnedGate(flow, learnInput(read, options), gate, (m) => say(io, m));
     try {
       await writeFile(out, flowText(flow));
     } catch (e) {

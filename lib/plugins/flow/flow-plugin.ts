@@ -11,11 +11,12 @@ import type { Oracle } from "../../oracle/oracle.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
-import { decisionLine, ERR, isNext, LiveDecisions, nextExplored, OK, openSite, siteName, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
+import { decisionLine, emptyNext, ERR, isNext, LiveDecisions, liveSite, nextExplored, OK, openSite, siteName, siteOptions, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
 import { ServedServer } from "./served-server.js";
+import { SessionGate } from "./surprise.js";
 import { errorText } from "../../util/error-text.js";
 
 /** The caps' defaults (the options table in docs/flows.md, "Serve a flow"). */
@@ -79,6 +80,15 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
     }
 
     const served = new ServedServer(flow, session, settings.serverName);
+    const gate = flow.surprise === undefined ? undefined : new SessionGate(flow, flow.surprise);
+    /** The gate's hand-back where the flow decides, once the session has surprised it (before any other rule). */
+    const surprisedAt = (decisions: LiveDecisions, last: Step | undefined): Next | undefined => {
+      if (gate === undefined) return undefined;
+      const live = liveSite(last);
+      if (live === undefined || siteOptions(flow, live.prev, live.failed).length === 0) return undefined;
+      const reason = gate.check(decisions.episodeOf(session.episode()));
+      return reason === undefined ? undefined : emptyNext(live.site, reason);
+    };
     /** Whether a decision after a call to `tool` could look anything up (the flow's gates and sites never change). */
     const acting = new Map<string, boolean>();
     const actsAt = (tool: string, failed: boolean): boolean => {
@@ -193,9 +203,9 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           const b = explaining(tool);
           return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
         };
-        let next: Next;
+        let next: Next | undefined = surprisedAt(decisions, at.last);
         try {
-          next = await nextExplored({
+          next ??= await nextExplored({
             flow,
             at,
             taskId,
