@@ -10,12 +10,12 @@
  * cross-validated log-likelihood (episodes never split across folds) gains at least
  * 5 nats, up to 8 fields. A tool's ids are its value combinations in sorted order, 1..63.
  */
-import { compareCodePoints, isObject, type Json } from "../trace/json.js";
 import type { Episode } from "../trace/index.js";
-import { OK, fieldValues, habitPredict, steps, symbol } from "../flow/decide/index.js";
+import { OK, habitPredict, symbol } from "../flow/decide/index.js";
 import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../flow/ir/index.js";
 import { denseCrossValidated, denseSteps } from "./dense-habit.js";
 import { featureColumns, trialSymbols } from "./feature-columns.js";
+import { fieldKey, fieldTable, type FieldTable } from "./field-table.js";
 import { fitGrouped } from "./fit-habit.js";
 import type { TrainingEpisode } from "./training-set.js";
 
@@ -23,124 +23,10 @@ export const MAX_FIELDS = 8;
 export const MIN_GAIN_NATS = 5;
 export const CV_FOLDS = 5;
 export const MAX_IDS = 63;
-const MIN_VALUES = 2;
-const MAX_VALUES = 8;
-const MAX_SHARE = 0.98;
+
+export { fieldTable, FieldTableBuilder, type FieldTable } from "./field-table.js";
 
 export const emptyMap = (): FeatureMap => ({ fields: new Map(), ids: new PairMap() });
-
-/**
- * What the search reads of the training episodes' results: each tool's candidate fields,
- * and at every call step the values its tool's candidates read from the step's result
- * (all MISSING for a failed call, which has none). Everything else of the results is let
- * go, so the search holds a few short strings a step.
- */
-export interface FieldTable {
-  /** The candidates, by tool then path. */
-  candidates: [string, CodeField][];
-  /** Each tool's candidates, in the order above, with each one's place by its key. */
-  byTool: Map<string, { fields: CodeField[]; index: Map<string, number> }>;
-  /** Per training episode, per step: its tool's candidates' values, or undefined. */
-  values: (readonly string[] | undefined)[][];
-}
-
-function parse(text: string): Json | undefined {
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    return undefined;
-  }
-}
-
-const fieldKey = (f: CodeField): string => `${f.kind === "len" ? "L" : "S"}${f.path}`;
-
-/** The fields an output offers: scalars and arrays at the top level and one level down. */
-function fieldsOf(v: Json | undefined, into: Map<string, CodeField>): void {
-  if (!isObject(v)) return;
-  const visit = (path: string, x: Json, depth: number) => {
-    if (Array.isArray(x)) into.set(`L${path}`, { kind: "len", path });
-    else if (isObject(x)) {
-      if (depth === 0) for (const k of Object.keys(x)) visit(`${path}.${k}`, x[k]!, 1);
-    } else into.set(`S${path}`, { kind: "scalar", path });
-  };
-  for (const k of Object.keys(v)) visit(`$.${k}`, v[k]!, 0);
-}
-
-/** Each successful call's tool and result text, in order. */
-function* outputs(training: Iterable<Episode>): Generator<[string, string]> {
-  for (const ep of training) {
-    for (const s of steps(ep)) if (s.kind === "call" && s.output !== undefined) yield [s.tool, s.output];
-  }
-}
-
-/**
- * The candidate fields of the training episodes' results and the values they read, in
- * three passes over the episodes: the fields each tool's results offer; how many values
- * each takes (a field is dropped once it has more than allowed); each step's values of
- * the fields kept.
- */
-export function fieldTable(training: Iterable<Episode>): FieldTable {
-  const offered = new Map<string, Map<string, CodeField>>();
-  for (const [tool, o] of outputs(training)) {
-    let fields = offered.get(tool);
-    if (fields === undefined) offered.set(tool, (fields = new Map<string, CodeField>()));
-    fieldsOf(parse(o), fields);
-  }
-  const tools = [...offered.keys()].sort(compareCodePoints);
-  // Per tool: its fields in key order, each with its value counts (undefined once too many).
-  const tally = new Map<string, { fields: CodeField[]; counts: (Map<string, number> | undefined)[]; outputs: number }>();
-  for (const tool of tools) {
-    const fields = [...offered.get(tool)!].sort(([a], [b]) => compareCodePoints(a, b)).map(([, f]) => f);
-    tally.set(tool, { fields, counts: fields.map(() => new Map()), outputs: 0 });
-  }
-  for (const [tool, o] of outputs(training)) {
-    const t = tally.get(tool)!;
-    t.outputs++;
-    const live = t.fields.filter((_, i) => t.counts[i] !== undefined);
-    if (live.length === 0) continue;
-    const values = fieldValues(live, o);
-    let k = 0;
-    t.fields.forEach((_, i) => {
-      const counts = t.counts[i];
-      if (counts === undefined) return;
-      const v = values[k++]!;
-      counts.set(v, (counts.get(v) ?? 0) + 1);
-      if (counts.size > MAX_VALUES) t.counts[i] = undefined;
-    });
-  }
-  const candidates: [string, CodeField][] = [];
-  const byTool: FieldTable["byTool"] = new Map();
-  for (const tool of tools) {
-    const t = tally.get(tool)!;
-    t.fields.forEach((field, i) => {
-      const counts = t.counts[i];
-      if (counts === undefined || counts.size < MIN_VALUES) return;
-      const top = Math.max(...counts.values());
-      if (top > MAX_SHARE * t.outputs) return;
-      candidates.push([tool, field]);
-      let own = byTool.get(tool);
-      if (own === undefined) byTool.set(tool, (own = { fields: [], index: new Map() }));
-      own.index.set(fieldKey(field), own.fields.length);
-      own.fields.push(field);
-    });
-  }
-  const values: FieldTable["values"] = [];
-  if (candidates.length > 0) {
-    // The same few values recur: one string each.
-    const interned = new Map<string, string>();
-    const intern = (v: string): string => interned.get(v) ?? (interned.set(v, v), v);
-    for (const ep of training) {
-      values.push(
-        steps(ep).map((s) => {
-          if (s.kind !== "call") return undefined;
-          const own = byTool.get(s.tool);
-          return own === undefined ? undefined : fieldValues(own.fields, s.output).map(intern);
-        }),
-      );
-    }
-  }
-  return { candidates, byTool, values };
-}
 
 /** The candidate fields of each tool, in a fixed order (by tool, then path). */
 export function candidateFields(training: Iterable<Episode>): [string, CodeField][] {

@@ -4,17 +4,14 @@
  * assembled into the flow IR with the manifest, contracts and provenance.
  */
 import type { Episode, ToolManifest } from "../trace/index.js";
-import { compareCodePoints } from "../trace/json.js";
 import { standardProgram } from "../flow/program/index.js";
 import type { Flow, ToolKind } from "../flow/ir/index.js";
 import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
-import { learnBindings } from "./bindings/learn-bindings.js";
-import { fieldTable, learnFeatures } from "./code-features.js";
+import { learnFeatures } from "./code-features.js";
 import type { Episodes } from "./episode-store.js";
 import { ORDER, fitGrouped, fitReach } from "./fit-habit.js";
 import { learnSites } from "./learn-sites.js";
-import { halfLifeWeights, isSuccess, trainingSet } from "./training-set.js";
-import { actionIds, learnVocab } from "./vocab.js";
+import { readPasses } from "./read-passes.js";
 
 /** The group a goal-free flow's habit is conditioned on. */
 export const GOAL_FREE_GROUP = 1;
@@ -54,32 +51,24 @@ export interface LearnInput {
  */
 export type LearnSource = Omit<LearnInput, "episodes" | "training"> & { episodes: Episodes; training?: Episodes };
 
-/** The episodes of `from` that `keep` keeps, read anew at each pass. */
-function kept(from: Episodes, keep: (ep: Episode) => boolean): Iterable<Episode> {
-  return {
-    *[Symbol.iterator]() {
-      for (const ep of from) if (keep(ep)) yield ep;
-    },
-  };
-}
-
 export function learnFlow(input: LearnSource): Flow {
-  const { episodes, manifest } = input;
+  const { manifest } = input;
   const kinds = new Map(Object.entries(manifest.tools)) as Map<string, ToolKind>;
-  const vocab = learnVocab(episodes, Object.keys(manifest.tools));
-  const ids = actionIds(vocab);
+  const { vocab, ids, sources, plain, table, bindings } = readPasses({
+    episodes: input.episodes,
+    training: input.training,
+    manifestTools: Object.keys(manifest.tools),
+    kinds,
+    constants: input.constants,
+    halfLife: input.halfLife,
+  });
   const vocabSize = vocab.length + 1;
-  const successes = kept(input.training ?? episodes, isSuccess);
-  const plain = trainingSet(successes, ids, (n) => halfLifeWeights(n, input.halfLife));
   if (plain.length === 0) throw new LearnError(NO_SUCCESSES);
   const firstAlpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, plain), vocabSize);
   // The features are searched with the featureless α; the habit then gets the α of the encoded set.
-  const { map, train } = learnFeatures(plain, fieldTable(successes), firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
+  const { map, train } = learnFeatures(plain, table, firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
   const alpha = map.fields.size === 0 ? firstAlpha : (input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize));
   const writes = new Set([...kinds].filter(([, k]) => k === "write").map(([t]) => ids.get(t)!));
-  const models = new Set<string>();
-  for (const e of episodes) models.add(e.agent_model);
-  const sources = [...models].sort(compareCodePoints);
   return {
     version: 1,
     provenance: { stretto: input.version, sources, habitEpisodes: plain.length, arbiterCases: 0, compiledUnixMs: input.nowMs },
@@ -96,7 +85,7 @@ export function learnFlow(input: LearnSource): Flow {
     predicates: [],
     weighed: [],
     folds: [],
-    bindings: learnBindings(successes, kinds, input.constants),
+    bindings,
     model: "",
     program: standardProgram(),
     programGiven: false,

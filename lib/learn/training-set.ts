@@ -64,14 +64,27 @@ export function trainingSet(
   ids: ReadonlyMap<string, number>,
   weights: readonly number[] | ((n: number) => readonly number[]),
 ): TrainingEpisode[] {
-  const out: TrainingEpisode[] = [];
-  const pool = new StepPool();
-  for (const episode of episodes) {
-    const s = steps(episode).map((step) => pool.of(step));
-    const actions = s.map((step) => (step.kind === "respond" ? 0 : ids.get(step.tool)!));
-    out.push({ steps: s, actions, symbols: actions.map((a, t) => symbol(a, s[t]!.outcome, 0)), weight: 0 });
+  const b = new TrainingSetBuilder(ids);
+  for (const episode of episodes) b.add(steps(episode));
+  return b.finish(weights);
+}
+
+/** The training set built one episode's steps at a time, within a pass that does other work too. */
+export class TrainingSetBuilder {
+  private readonly out: TrainingEpisode[] = [];
+  private readonly pool = new StepPool();
+
+  constructor(private readonly ids: ReadonlyMap<string, number>) {}
+
+  add(episodeSteps: readonly Step[]): void {
+    const s = episodeSteps.map((step) => this.pool.of(step));
+    const actions = s.map((step) => (step.kind === "respond" ? 0 : this.ids.get(step.tool)!));
+    this.out.push({ steps: s, actions, symbols: actions.map((a, t) => symbol(a, s[t]!.outcome, 0)), weight: 0 });
   }
-  const w = typeof weights === "function" ? weights(out.length) : weights;
-  out.forEach((ep, k) => (ep.weight = w[k]!));
-  return out;
+
+  finish(weights: readonly number[] | ((n: number) => readonly number[])): TrainingEpisode[] {
+    const w = typeof weights === "function" ? weights(this.out.length) : weights;
+    this.out.forEach((ep, k) => (ep.weight = w[k]!));
+    return this.out;
+  }
 }

@@ -8,7 +8,17 @@ import type { VocabAction } from "../flow/ir/index.js";
 
 export function learnVocab(episodes: Iterable<Episode>, manifestTools: Iterable<string>): VocabAction[] {
   const tools = new Set<string>(manifestTools);
-  for (const ep of episodes) for (const e of ep.events) if (e.kind === "assistant") for (const c of e.calls) tools.add(c.name);
+  for (const ep of episodes) addCalledTools(tools, ep);
+  return vocabOf(tools);
+}
+
+/** Adds the tools `ep` called to `tools`. */
+export function addCalledTools(tools: Set<string>, ep: Episode): void {
+  for (const e of ep.events) if (e.kind === "assistant") for (const c of e.calls) tools.add(c.name);
+}
+
+/** `Respond`, then `tools` sorted by name. */
+export function vocabOf(tools: Iterable<string>): VocabAction[] {
   return [{ kind: "respond" }, ...[...tools].sort(compareCodePoints).map((tool): VocabAction => ({ kind: "tool", tool }))];
 }
 
