@@ -7,3 +7,4 @@ export { lineSource, type LineSourceOptions } from "./line-source.js";
 export { Pressure } from "./pressure.js";
 export { WriteSink, type WriteSinkOptions } from "./write-sink.js";
 export { sessionBus, runPassiveSession, type SessionBus, type SessionIo } from "./session.js";
+export { stdioHost, type HostTransport } from "./host-port.js";

@@ -4,6 +4,7 @@ import { recordDir } from "./record-dir.js";
 import { contextPath } from "./context-path.js";
 import { VERSION } from "../version.js";
 import { deciderName, float, oracleKind, surprise, unsigned64 } from "./flow-values.js";
+import { listenAddress, listenIdle } from "./listen-values.js";
 
 /** `stretto-proxy`'s command line. Options arrive here as the features that use them land. */
 export const proxyCommand: CommandSpec = {
@@ -128,6 +129,28 @@ export const proxyCommand: CommandSpec = {
       heading: "The System-One model",
       defaultText: "~/.stretto/oracle-cache",
       help: "Where the model's answers are cached (pruned by --retain-days)",
+    },
+    {
+      long: "listen",
+      value: "ADDR",
+      heading: "Hosts over HTTP",
+      parse: listenAddress,
+      help: "Serve hosts over Streamable HTTP at http://ADDR/mcp instead of stdio, each host session with its own server (ADDR is an IP and port, such as 127.0.0.1:8931; only loopback without a token)",
+    },
+    {
+      long: "listen-token-file",
+      value: "FILE",
+      requires: ["listen"],
+      heading: "Hosts over HTTP",
+      help: "Require Authorization: Bearer <the token in FILE> (at least 16 printable ASCII characters; ~ expanded)",
+    },
+    {
+      long: "listen-idle",
+      value: "MINUTES",
+      heading: "Hosts over HTTP",
+      parse: listenIdle,
+      defaultText: "240",
+      help: "End a session after this many minutes with no request and no open stream",
     },
     {
       long: "upstream",
