@@ -19,6 +19,8 @@ export interface LogLine {
   bytes: Buffer;
   /** Log the line as `raw` text even if it is JSON: the proxy refused it as unreadable. */
   raw?: boolean;
+  /** The end of a long line whose earlier pieces went ahead through `piece()`. */
+  continued?: boolean;
 }
 
 /**
@@ -97,8 +99,25 @@ export class LogWriter {
       times: lines.map((l) => l.tMs),
       froms: lines.map((l) => l.from),
       raw: lines.flatMap((l, i) => (l.raw ? [i] : [])),
+      continued: lines.flatMap((l, i) => (l.continued ? [i] : [])),
     };
     this.worker.postMessage(message, [data.buffer]);
+  }
+
+  /**
+   * Hands the next pieces of a long line from `from` to the writer thread before the line
+   * ends, so the proxy never holds a long line whole; its last bytes follow in a batch as a
+   * `continued` line. Everything written before must already have gone (`write`).
+   */
+  piece(from: Sender, pieces: readonly Buffer[]): void {
+    if (this.stopped || this.finished) return;
+    const data = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+    let off = 0;
+    for (const p of pieces) {
+      data.set(p, off);
+      off += p.length;
+    }
+    this.worker.postMessage({ kind: "piece", from, data: data.buffer } satisfies ToWriter, [data.buffer]);
   }
 
   /** Writes out everything handed over, then closes the file. */

@@ -10,9 +10,22 @@ import type { RecordSink } from "../bus/record-port.js";
  */
 const BATCH_MS = 2;
 const BATCH_BYTES = 256 * 1024;
+/**
+ * A line still arriving goes to the writer thread in pieces of about this size, so a line of
+ * many megabytes is never held (or copied) whole on the forwarding thread.
+ */
+const PIECE_BYTES = 1024 * 1024;
+
+/** A line still arriving from one sender: the pieces not yet handed over. */
+interface Arriving {
+  pieces: Buffer[];
+  bytes: number;
+  /** Whether earlier pieces already went to the writer thread. */
+  sent: boolean;
+}
 
 export class Recorder implements RecordSink {
-  private readonly partial = new Map<Sender, Buffer[]>();
+  private readonly partial = new Map<Sender, Arriving>();
   private queue: LogLine[] = [];
   private scheduled = false;
   private timer: NodeJS.Timeout | undefined;
@@ -27,26 +40,42 @@ export class Recorder implements RecordSink {
 
   /** Takes a frame off the bus; pieces of a long line are joined into one entry. */
   readonly record = (f: Frame): void => {
-    let bytes = f.bytes;
     const held = this.partial.get(f.from);
     if (!f.end) {
-      if (held) held.push(bytes);
-      else this.partial.set(f.from, [bytes]);
+      const arriving = held ?? { pieces: [], bytes: 0, sent: false };
+      if (!held) this.partial.set(f.from, arriving);
+      arriving.pieces.push(f.bytes);
+      arriving.bytes += f.bytes.length;
+      if (arriving.bytes >= PIECE_BYTES) {
+        this.drain(); // the lines recorded before it go first
+        this.writer.piece(f.from, arriving.pieces);
+        arriving.pieces = [];
+        arriving.bytes = 0;
+        arriving.sent = true;
+      }
       return;
     }
-    if (held) {
-      held.push(bytes);
-      bytes = Buffer.concat(held);
-      this.partial.delete(f.from);
+    if (!held) {
+      this.line(f.from, f.tMs, f.bytes);
+      return;
     }
-    this.line(f.from, f.tMs, bytes);
+    this.partial.delete(f.from);
+    held.pieces.push(f.bytes);
+    this.push(f.from, f.tMs, Buffer.concat(held.pieces), false, held.sent);
   };
 
   /** Records one whole line (a wire line, or one the proxy composed). */
   line(from: Sender, tMs: number, bytes: Buffer, raw = false): void {
+    this.push(from, tMs, bytes, raw, false);
+  }
+
+  private push(from: Sender, tMs: number, bytes: Buffer, raw: boolean, continued: boolean): void {
     // Hand-off order is log order: never let a time go backwards down the file.
     this.lastT = Math.max(this.lastT, tMs);
-    this.queue.push(raw ? { tMs: this.lastT, from, bytes, raw } : { tMs: this.lastT, from, bytes });
+    const line: LogLine = { tMs: this.lastT, from, bytes };
+    if (raw) line.raw = true;
+    if (continued) line.continued = true;
+    this.queue.push(line);
     this.queuedBytes += bytes.length;
     // Lines go to the writer thread in batches: every few milliseconds, or at once when
     // much is queued. A crash loses at most what is queued, as with any writer.
@@ -64,7 +93,7 @@ export class Recorder implements RecordSink {
 
   /** Writes what is queued, then closes the log. */
   async finish(): Promise<void> {
-    for (const [from, pieces] of this.partial) this.line(from, this.lastT, Buffer.concat(pieces));
+    for (const [from, arriving] of this.partial) this.push(from, this.lastT, Buffer.concat(arriving.pieces), false, arriving.sent);
     this.partial.clear();
     this.drain();
     await this.writer.finish();
