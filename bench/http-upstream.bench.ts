@@ -9,7 +9,9 @@
  * - stretto-proxy: this process is the host, on the proxy's stdin and stdout, and the proxy
  *   POSTs to the server;
  * - mcp-remote: the same host in front of `mcp-remote <URL> --transport http-only`, the
- *   usual stdio-to-remote bridge.
+ *   usual stdio-to-remote bridge;
+ * - supergateway: the same host in front of `supergateway --streamableHttp <URL>
+ *   --outputTransport stdio`, the other common one.
  *
  * For each: the start (process spawn to the `initialize` answer; for the floor, a fresh agent
  * to its first answer), requests one at a time (p50/p99 of the round trip), and pipelined
@@ -18,7 +20,9 @@
  * processes afresh. Targets are printed PASS/MISS beside the figures; a miss never fails the
  * process.
  *
- *   node --expose-gc dist/bench/http-upstream.bench.js [--scale F] [--rounds N]
+ * `--profile DIR` runs the proxy under `node --cpu-prof`, its profiles written to DIR.
+ *
+ *   node --expose-gc dist/bench/http-upstream.bench.js [--scale F] [--rounds N] [--profile DIR]
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
@@ -32,14 +36,15 @@ const ROOT = resolve(here, "../..");
 const ECHO = join(ROOT, "dist/fixtures/http/echo-server.js");
 const PROXY = join(ROOT, "dist/lib/cli/stretto-proxy.js");
 const MCP_REMOTE = join(ROOT, "node_modules/mcp-remote/dist/proxy.js");
+const SUPERGATEWAY = join(ROOT, "node_modules/supergateway/dist/index.js");
 
-const TARGET = { throughput: 0.8, p50: 1.3, vsRemote: 5 };
+const TARGET = { throughput: 0.9, p50: 1.3, vsRemote: 8 };
 const options = parseArgs(process.argv.slice(2));
 const SEQ = Math.max(50, Math.round(2000 * options.scale));
 const PIPELINED = Math.max(100, Math.round(5000 * options.scale));
 const WARMUP_SEQ = Math.max(20, Math.round(300 * options.scale));
 const WARMUP_PIPELINED = Math.max(50, Math.round(1000 * options.scale));
-/** mcp-remote is much slower; it gets fewer requests so the run stays short. */
+/** The bridges are much slower; they get fewer requests so the run stays short. */
 const REMOTE_SHARE = 0.25;
 
 const tmp = mkdtempSync(join(tmpdir(), "stretto-http-bench-"));
@@ -47,14 +52,15 @@ const children = new Set<ChildProcessWithoutNullStreams>();
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
-function parseArgs(argv: string[]): { scale: number; rounds: number } {
-  const o = { scale: 1, rounds: 3 };
+function parseArgs(argv: string[]): { scale: number; rounds: number; profile: string | undefined } {
+  const o: { scale: number; rounds: number; profile: string | undefined } = { scale: 1, rounds: 3, profile: undefined };
   for (let i = 0; i < argv.length; i += 2) {
     const v = Number(argv[i + 1]);
     if (argv[i] === "--scale" && v > 0) o.scale = v;
     else if (argv[i] === "--rounds" && Number.isInteger(v) && v > 0) o.rounds = v;
+    else if (argv[i] === "--profile" && argv[i + 1] !== undefined) o.profile = resolve(argv[i + 1]!);
     else {
-      process.stderr.write("usage: http-upstream.bench.js [--scale F] [--rounds N]\n");
+      process.stderr.write("usage: http-upstream.bench.js [--scale F] [--rounds N] [--profile DIR]\n");
       process.exit(2);
     }
   }
@@ -158,8 +164,9 @@ class FloorDriver implements Driver {
     await Promise.all(ids.map((id) => this.post(CALL(id))));
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.agent.destroy();
+    return Promise.resolve();
   }
 }
 
@@ -227,7 +234,12 @@ interface Config {
 
 const CONFIGS: Config[] = [
   { name: "floor (node:http)", share: 1, start: (url) => FloorDriver.start(url) },
-  { name: "stretto-proxy", share: 1, start: (url) => StdioDriver.start([PROXY, "--upstream", url]) },
+  {
+    name: "stretto-proxy",
+    share: 1,
+    start: (url) =>
+      StdioDriver.start([...(options.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", options.profile]), PROXY, "--upstream", url]),
+  },
   {
     name: "mcp-remote",
     share: REMOTE_SHARE,
@@ -236,6 +248,11 @@ const CONFIGS: Config[] = [
         ...process.env,
         MCP_REMOTE_CONFIG_DIR: join(tmp, "mcp-remote"),
       }),
+  },
+  {
+    name: "supergateway",
+    share: REMOTE_SHARE,
+    start: (url) => StdioDriver.start([SUPERGATEWAY, "--streamableHttp", url, "--outputTransport", "stdio", "--logLevel", "none"]),
   },
 ];
 
@@ -281,7 +298,7 @@ async function main(): Promise<void> {
     echo.stdout.setEncoding("utf8");
     echo.stdout.once("data", (text: string) => r(text.split("\n")[0]!));
   });
-  out(`http upstream: ${SEQ} sequential and ${PIPELINED} pipelined tools/call per round (mcp-remote ×${REMOTE_SHARE}), ${options.rounds} rounds`);
+  out(`http upstream: ${SEQ} sequential and ${PIPELINED} pipelined tools/call per round (mcp-remote and supergateway ×${REMOTE_SHARE}), ${options.rounds} rounds`);
   out(`node ${process.version}, ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}; server ${url}`);
 
   const figures = new Map<string, Figures>(CONFIGS.map((c) => [c.name, { startMs: [], latenciesUs: [], msgsPerS: [] }]));
@@ -290,7 +307,8 @@ async function main(): Promise<void> {
     for (const config of order) await measure(config, url, figures.get(config.name)!);
   }
 
-  const rows = CONFIGS.map((c) => {
+  type Row = { name: string; start: number; p50: number; p99: number; rate: number };
+  const rows: Row[] = CONFIGS.map((c) => {
     const f = figures.get(c.name)!;
     return {
       name: c.name,
@@ -300,19 +318,26 @@ async function main(): Promise<void> {
       rate: median(f.msgsPerS),
     };
   });
-  const [floor, proxy, remote] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+  const [floor, proxy, remote, gateway] = rows as [Row, Row, Row, Row];
   out();
   out(`${"configuration".padEnd(20)}${"start ms".padStart(10)}${"seq p50 µs".padStart(12)}${"seq p99 µs".padStart(12)}${"pipelined msg/s".padStart(17)}`);
   for (const r of rows) {
     out(`${r.name.padEnd(20)}${r.start.toFixed(1).padStart(10)}${r.p50.toFixed(0).padStart(12)}${r.p99.toFixed(0).padStart(12)}${r.rate.toFixed(0).padStart(17)}`);
   }
+  out(`load after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   out();
-  const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+  const target = (what: string, ratio: number, ok: boolean, goal: string) =>
+    out(`${ok ? "PASS" : "MISS"}  ${what.padEnd(44)} ×${ratio.toFixed(2)}  (target ${goal})`);
   const tp = proxy.rate / floor.rate;
   const p50 = proxy.p50 / floor.p50;
   const vsRemote = proxy.rate / remote.rate;
-  out(`stretto-proxy / floor: throughput ×${tp.toFixed(2)} (target ≥ ${TARGET.throughput}: ${verdict(tp >= TARGET.throughput)}), seq p50 ×${p50.toFixed(2)} (target ≤ ${TARGET.p50}: ${verdict(p50 <= TARGET.p50)}), p99 ×${(proxy.p99 / floor.p99).toFixed(2)}, start ×${(proxy.start / floor.start).toFixed(1)}`);
-  out(`stretto-proxy / mcp-remote: throughput ×${vsRemote.toFixed(2)} (target ≥ ${TARGET.vsRemote}: ${verdict(vsRemote >= TARGET.vsRemote)}), seq p50 ×${(proxy.p50 / remote.p50).toFixed(2)}, start ×${(proxy.start / remote.start).toFixed(2)}`);
+  target("--upstream throughput / direct node:http", tp, tp >= TARGET.throughput, `≥ ${TARGET.throughput}`);
+  target("--upstream seq p50 / direct node:http", p50, p50 <= TARGET.p50, `≤ ${TARGET.p50}`);
+  target("--upstream throughput / mcp-remote", vsRemote, vsRemote >= TARGET.vsRemote, `≥ ${TARGET.vsRemote}`);
+  out();
+  for (const [other, r] of [["direct node:http", floor], ["mcp-remote", remote], ["supergateway", gateway]] as const) {
+    out(`stretto-proxy / ${other}: throughput ×${(proxy.rate / r.rate).toFixed(2)}, seq p50 ×${(proxy.p50 / r.p50).toFixed(2)}, p99 ×${(proxy.p99 / r.p99).toFixed(2)}, start ×${(proxy.start / r.start).toFixed(2)}`);
+  }
   echo.kill("SIGTERM");
 }
 

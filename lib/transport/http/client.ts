@@ -1,22 +1,10 @@
-import type { Readable } from "node:stream";
-import { Agent, type Dispatcher } from "undici";
-import { decoded } from "./content-encoding.js";
+import { Agent } from "undici";
+import { endpoint, type Endpoint } from "./endpoint.js";
+import { Exchange, type Opened } from "./exchange.js";
 import { Gate } from "./gate.js";
 import { FOLLOWED_REDIRECTS, redirectTarget, TooManyRedirects } from "./redirect.js";
-import { endpoint, type Endpoint } from "./endpoint.js";
 
-/** Response headers, names lowercase. */
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
-
-/** A response whose head has arrived; its body is read from `body` as it comes. */
-export interface Opened {
-  status: number;
-  reason: string;
-  headers: ResponseHeaders;
-  body: Readable;
-  /** Drops the connection (the body then ends or errors). */
-  readonly abort: () => void;
-}
+export type { Opened, ResponseHeaders } from "./exchange.js";
 
 /** Which pool a request takes its connection from. */
 export type Lane = "request" | "reply" | "stream";
@@ -63,104 +51,71 @@ export class HttpClient {
   }
 
   /**
-   * Sends a request; resolves once the response head is in, rejects if none comes. An abort
-   * of `signal` before then drops the request (waiting for a slot or connecting) and rejects.
+   * Sends a request; resolves once the response head is in, rejects if none comes. `pending`
+   * is handed the function that drops the request while it waits for a slot or connects
+   * (again for each redirect followed). Redirects are followed as browsers and most clients
+   * do: at most 10; a 303 turns into a body-less GET, the others repeat the request; leaving
+   * the origin drops the credentials.
    */
-  open(
-    method: "POST" | "GET",
-    url: string,
-    headers: Record<string, string>,
-    lane: Lane,
-    body?: Buffer,
-    signal?: AbortSignal,
-  ): Promise<Opened> {
-    const gate = this.gates[lane];
-    const slot = gate.acquire();
-    if (slot === undefined) return this.start(method, url, headers, lane, gate, body, signal);
-    return slot.then(() => this.start(method, url, headers, lane, gate, body, signal));
-  }
-
-  private async start(
-    method: "POST" | "GET",
-    url: string,
-    headers: Record<string, string>,
-    lane: Lane,
-    gate: Gate,
-    body: Buffer | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Opened> {
-    let response: Dispatcher.ResponseData;
-    try {
-      if (signal?.aborted === true) throw new Error("the request was dropped before it was sent");
-      response = await this.follow(method, url, headers, lane, body, signal);
-    } catch (err) {
-      gate.release();
-      throw err;
-    }
-    // The connection is free again once the exchange is over, however it ended.
-    const raw = response.body;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      gate.release();
-    };
-    raw.once("end", release);
-    raw.once("error", release);
-    raw.once("close", release);
-    const stream = decoded(raw, response.headers["content-encoding"]);
-    return {
-      status: response.statusCode,
-      reason: response.statusText,
-      headers: response.headers,
-      body: stream,
-      abort: () => stream.destroy(),
-    };
-  }
-
-  /**
-   * One request, following redirects as browsers and most clients do (at most 10; a 303
-   * turns into a body-less GET, the others repeat the request; leaving the origin drops the
-   * credentials).
-   */
-  private async follow(
+  async open(
     method: "POST" | "GET" | "DELETE",
     url: string,
     headers: Record<string, string>,
     lane: Lane,
-    body: Buffer | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Dispatcher.ResponseData> {
+    body?: Buffer,
+    pending?: (abort: () => void) => void,
+  ): Promise<Opened> {
     let at = this.endpoint(url);
     let h = at.authorization === undefined ? headers : { ...headers, authorization: at.authorization };
     let m = method;
     let b = body;
     for (let hops = 0; ; hops++) {
-      const response = await this.agents[lane].request({
-        origin: at.origin,
-        path: at.path,
-        method: m,
-        headers: h,
-        body: b ?? null,
-        signal: signal ?? null,
-        // A GET stream lives long and is not followed by another request: its connection is not kept.
-        reset: lane === "stream",
-      });
-      const next = redirectTarget(response.statusCode, response.headers["location"], at);
-      if (next === undefined) return response;
-      response.body.destroy();
+      const opened = await this.exchange(m, at, h, lane, b, pending);
+      const next = redirectTarget(opened.status, opened.headers["location"], at);
+      if (next === undefined) return opened;
+      void opened.discard();
       if (hops + 1 >= FOLLOWED_REDIRECTS) throw new TooManyRedirects();
       if (next.sameOrigin) {
         h = next.endpoint.authorization === undefined ? h : { ...h, authorization: next.endpoint.authorization };
       } else {
         h = withoutCredentials(headers, next.endpoint.authorization);
       }
-      if (response.statusCode === 303 && m !== "GET") {
+      if (opened.status === 303 && m !== "GET") {
         m = "GET";
         b = undefined;
       }
       at = next.endpoint;
     }
+  }
+
+  /** One request, once the lane has a connection for it. */
+  private exchange(
+    method: "POST" | "GET" | "DELETE",
+    at: Endpoint,
+    headers: Record<string, string>,
+    lane: Lane,
+    body: Buffer | undefined,
+    pending: ((abort: () => void) => void) | undefined,
+  ): Promise<Opened> {
+    const gate = this.gates[lane];
+    const ex = new Exchange(() => gate.release());
+    pending?.(ex.abort);
+    const go = () => {
+      if (ex.isDropped) return ex.fail(new Error("the request was dropped before it was sent"));
+      try {
+        this.agents[lane].dispatch(
+          // A GET stream lives long and is not followed by another request: its connection is not kept.
+          { origin: at.origin, path: at.path, method, headers, body: body ?? null, reset: lane === "stream" },
+          ex,
+        );
+      } catch (err) {
+        ex.fail(err instanceof Error ? err : new Error(String(err)));
+      }
+    };
+    const slot = gate.acquire();
+    if (slot === undefined) go();
+    else void slot.then(go);
+    return ex.opened;
   }
 
   private endpoint(url: string): Endpoint {
@@ -170,8 +125,20 @@ export class HttpClient {
 
   /** A request whose answer does not matter beyond arriving (DELETE), within `timeoutMs`. */
   async send(method: "DELETE", url: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
-    const response = await this.follow(method, url, headers, "reply", undefined, AbortSignal.timeout(timeoutMs));
-    await response.body.dump();
+    let abort = () => {};
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort();
+    }, timeoutMs);
+    try {
+      const opened = await this.open(method, url, headers, "reply", undefined, (a) => (abort = a));
+      await opened.whole();
+    } catch (err) {
+      throw timedOut ? new Error(`no answer within ${timeoutMs / 1000} s`) : err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Closes every pooled connection. */

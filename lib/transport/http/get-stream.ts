@@ -2,7 +2,7 @@ import type { Opened } from "./client.js";
 import { hostLineFromText } from "./hand-over.js";
 import { answeredHttp, errorText } from "./errors.js";
 import { Backoff, MAX_FAILURES } from "./reconnect.js";
-import { drain, readEvents } from "./response-body.js";
+import { readEvents } from "./response-body.js";
 import { SseReader } from "./sse.js";
 import type { UpstreamContext } from "./upstream-context.js";
 
@@ -69,7 +69,7 @@ export class GetStream {
         if (ctx.lifetime.closing) opened.abort();
         if (opened.status === 404 || opened.status === 405) {
           // The server offers no such stream (405), or no longer knows the session (404).
-          await drain(opened);
+          await opened.discard();
           this.current = undefined;
           // A server that never offered the stream is within its rights and needs no word;
           // one that stops offering it after serving it is worth a line, once.
@@ -89,7 +89,7 @@ export class GetStream {
           retry = reader.retryMs ?? retry;
           backoff.ended(Date.now() - openedAt);
         } else {
-          await drain(opened);
+          await opened.discard();
           failures++;
           backoff.failed();
           lastFailure = answeredHttp(opened.status, opened.reason);

@@ -4,7 +4,7 @@ import { CUT_OFF, EMPTY_ANSWER, MISMATCHED, SESSION_ENDED, UNREACHABLE, answered
 import { hostLineFromBytes, hostLineFromText } from "./hand-over.js";
 import type { Work } from "./in-flight.js";
 import { resumeAnswer } from "./resume.js";
-import { drain, readAll, readEvents } from "./response-body.js";
+import { readEvents } from "./response-body.js";
 import { SseReader } from "./sse.js";
 import type { UpstreamContext } from "./upstream-context.js";
 
@@ -15,12 +15,10 @@ import type { UpstreamContext } from "./upstream-context.js";
 export async function deliverByPost(ctx: UpstreamContext, work: Work, body: Buffer, answered: () => void): Promise<void> {
   const p = work.peek;
   let opened: Opened;
-  // A cancel that comes while the POST waits or connects drops it.
-  const connecting = new AbortController();
-  work.abort = () => connecting.abort();
   try {
     const lane = p.idJson === undefined ? "reply" : "request";
-    opened = await ctx.client.open("POST", ctx.url, ctx.session.postHeaders(p), lane, body, connecting.signal);
+    // A cancel that comes while the POST waits or connects drops it.
+    opened = await ctx.client.open("POST", ctx.url, ctx.session.postHeaders(p), lane, body, (abort) => (work.abort = abort));
   } catch (err) {
     if (work.cancelled) return;
     ctx.report(stderrText.unreachable(errorText(err)));
@@ -30,7 +28,7 @@ export async function deliverByPost(ctx: UpstreamContext, work: Work, body: Buff
   work.abort = opened.abort;
   if (work.cancelled) return opened.abort();
   ctx.session.learnSessionId(p, opened.headers);
-  if (opened.status === 202) return drain(opened);
+  if (opened.status === 202) return opened.discard();
   if (opened.status < 200 || opened.status > 299) return refused(ctx, work, opened);
   if (isEventStream(opened.headers["content-type"])) return readPostStream(ctx, work, opened, answered);
   return readJsonBody(ctx, work, body, opened, answered);
@@ -46,7 +44,7 @@ async function refused(ctx: UpstreamContext, work: Work, opened: Opened): Promis
   const reason = ended ? SESSION_ENDED : answeredHttp(opened.status, opened.reason);
   let body: Buffer | undefined;
   try {
-    body = await readAll(opened.body);
+    body = await opened.whole();
   } catch {
     body = undefined;
   }
@@ -67,7 +65,7 @@ async function refused(ctx: UpstreamContext, work: Work, opened: Opened): Promis
 async function readJsonBody(ctx: UpstreamContext, work: Work, posted: Buffer, opened: Opened, answered: () => void): Promise<void> {
   let body: Buffer;
   try {
-    body = await readAll(opened.body);
+    body = await opened.whole();
   } catch (err) {
     if (work.cancelled) return;
     ctx.report(stderrText.cutOff(errorText(err)));

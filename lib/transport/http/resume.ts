@@ -2,7 +2,7 @@ import type { Opened } from "./client.js";
 import { CUT_OFF, stderrText } from "./errors.js";
 import type { Work } from "./in-flight.js";
 import { Backoff, MAX_FAILURES } from "./reconnect.js";
-import { drain, readEvents } from "./response-body.js";
+import { readEvents } from "./response-body.js";
 import { SseReader } from "./sse.js";
 import type { UpstreamContext } from "./upstream-context.js";
 
@@ -27,13 +27,11 @@ export async function resumeAnswer(
   while (!work.answered && !work.cancelled && !ctx.lifetime.closing && failures < MAX_FAILURES) {
     await ctx.lifetime.pause(backoff.delay(retry));
     if (work.cancelled || ctx.lifetime.closing) break;
-    // A cancel that comes while the GET connects drops the connecting request.
-    const connecting = new AbortController();
-    work.abort = () => connecting.abort();
     const openedAt = Date.now();
     let opened: Opened;
     try {
-      opened = await ctx.client.open("GET", ctx.url, ctx.session.getHeaders(lastEventId), "stream", undefined, connecting.signal);
+      // A cancel that comes while the GET connects drops the connecting request.
+      opened = await ctx.client.open("GET", ctx.url, ctx.session.getHeaders(lastEventId), "stream", undefined, (abort) => (work.abort = abort));
     } catch {
       failures++;
       backoff.failed();
@@ -45,11 +43,11 @@ export async function resumeAnswer(
       break;
     }
     if (opened.status === 404 || opened.status === 405) {
-      await drain(opened);
+      await opened.discard();
       break;
     }
     if (opened.status < 200 || opened.status > 299) {
-      await drain(opened);
+      await opened.discard();
       failures++;
       backoff.failed();
       continue;
