@@ -117,16 +117,32 @@ export function refusal(r: Reply): { code: number; message: string } {
   return body.error;
 }
 
+/** An open event stream: what has come so far, and a wait for more. */
+export interface OpenStream {
+  status: number;
+  text: () => string;
+  /** Resolves once the stream holds `part`. */
+  has: (part: string) => Promise<void>;
+  rest: Promise<Reply>;
+  close: () => void;
+}
+
 /** A GET whose headers have come: the rest of its body resolves when the stream ends. */
-export function openStream(proxy: Listening, headers: Record<string, string>): Promise<{ status: number; rest: Promise<Reply> }> {
+export function openStream(proxy: Listening, headers: Record<string, string>): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
     const req = request(proxy.url, { method: "GET", headers: { Host: `127.0.0.1:${proxy.port}`, ...headers }, setHost: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      const rest = new Promise<Reply>((done) =>
-        res.on("end", () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") })),
-      );
-      resolve({ status: res.statusCode ?? 0, rest });
+      let text = "";
+      let waiters: Array<() => void> = [];
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        text += c;
+        for (const w of waiters.splice(0)) w();
+      });
+      const rest = new Promise<Reply>((done) => res.on("end", () => done({ status: res.statusCode ?? 0, headers: res.headers, body: text })));
+      const has = async (part: string) => {
+        while (!text.includes(part)) await new Promise<void>((r) => (waiters = [...waiters, r]));
+      };
+      resolve({ status: res.statusCode ?? 0, text: () => text, has, rest, close: () => req.destroy() });
     });
     req.on("error", reject);
     req.end();
