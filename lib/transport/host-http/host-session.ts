@@ -4,7 +4,7 @@ import { LineSplitter } from "../../bus/line-splitter.js";
 import type { HostTransport } from "../../bus/host-port.js";
 import { scanWire } from "../../protocol/wire-scan.js";
 import { isObject } from "../../util/is-object.js";
-import { EventBuffer, parseEventId } from "./event-buffer.js";
+import { EventBuffer, parseEventId, REPLAY_EVENTS } from "./event-buffer.js";
 import { idKeyOf, type HostMessage } from "./messages.js";
 import { refuse, TEXT, type Refusal } from "./refusal.js";
 import { ReplyStream } from "./reply-stream.js";
@@ -40,6 +40,8 @@ export class HostHttpSession implements HostTransport {
   private readonly streams = new Map<number, ReplyStream>();
   private getStream: ReplyStream | undefined;
   private queue: string[] = [];
+  /** Finished streams still kept, oldest first. */
+  private readonly done: number[] = [];
   private streamNo = 0;
   private lastTouch: number;
   private endedWhy: string | undefined;
@@ -170,6 +172,16 @@ export class HostHttpSession implements HostTransport {
     for (const l of this.endListeners) l(why);
   }
 
+  /**
+   * A stream that had all its answers: kept a while, so a host that lost its connection just
+   * before the last answer can still come back for it; the oldest go past REPLAY_EVENTS.
+   */
+  private finished(stream: ReplyStream): void {
+    for (const [token, s] of this.byToken) if (s === stream) this.byToken.delete(token);
+    this.done.push(stream.no);
+    if (this.done.length > REPLAY_EVENTS) this.streams.delete(this.done.shift()!);
+  }
+
   private newStream(kind: "post" | "get", sse: boolean, batch = false): ReplyStream {
     const s = new ReplyStream(++this.streamNo, kind, sse, this.buffer, batch);
     if (sse) this.streams.set(s.no, s);
@@ -210,7 +222,7 @@ export class HostHttpSession implements HostTransport {
       }
       this.byId.delete(key);
       stream.answer(key, text);
-      if (stream.finished) for (const [token, s] of this.byToken) if (s === stream) this.byToken.delete(token);
+      if (stream.finished) this.finished(stream);
       return;
     }
     const target = this.ownTarget(message);
