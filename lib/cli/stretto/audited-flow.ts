@@ -3,7 +3,8 @@
  * `--decider`, else the command's default; the oracle the arbiter asks.
  */
 import { DECIDERS, type DeciderName } from "../../flow/decide/types.js";
-import { FlowLoadError, loadFlow } from "../../flow/ir/load-flow.js";
+import { readFileSync } from "node:fs";
+import { FlowLoadError, parseFlow } from "../../flow/ir/load-flow.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { isOracleKind, makeOracle } from "../../oracle/make-oracle.js";
 import type { Oracle } from "../../oracle/oracle.js";
@@ -24,6 +25,22 @@ export interface Scored {
   oracle?: Oracle;
 }
 
+/** The flow at `path`: `reading {path}: {error}` when it cannot be read, `{path}: {why}` when it is no flow. */
+export function readFlow(path: string): Flow {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ScoreError(`reading ${path}: ${osErrorText(e)}`);
+  }
+  try {
+    return parseFlow(text);
+  } catch (e) {
+    if (e instanceof FlowLoadError) throw new ScoreError(`${path}: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * Loads `--flow` and checks the decider against it. `verb` is how the refusal names the
  * command's use (`audit it`, `watch it`).
@@ -35,12 +52,7 @@ export function scoredFlow(io: Io, args: ParsedArgs, usage: string, fallback: (f
   if (named !== undefined && !(DECIDERS as readonly string[]).includes(named)) throw new UsageError(`--decider is arbiter, habit or reach, not ${named}`, usage);
   const kind = args.options.get("--oracle") ?? "replay";
   if (!isOracleKind(kind)) throw new UsageError(`--oracle is jev, replay or mock, not ${kind}`, usage);
-  let flow: Flow;
-  try {
-    flow = loadFlow(path);
-  } catch (e) {
-    throw new ScoreError(e instanceof FlowLoadError ? `${path}: ${e.message}` : `reading ${path}: ${osErrorText(e)}`);
-  }
+  const flow = readFlow(path);
   const decider = (named as DeciderName | undefined) ?? fallback(flow);
   if (decider === "arbiter" && flow.folds.length === 0) throw new ScoreError(`the flow has no arbiter: ${verb} with --decider habit`);
   if (decider === "reach" && flow.reach === undefined) throw new ScoreError("the flow has no counts for --decider reach: learn it again");

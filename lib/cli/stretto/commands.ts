@@ -3,6 +3,7 @@ import type { Command } from "./command.js";
 import { completionsCommand } from "./completions.js";
 import { doctorCommand } from "./doctor.js";
 import { auditCommand } from "./audit.js";
+import { driftCommand } from "./drift.js";
 import { episodeCommand } from "./episode.js";
 import { episodesCommand } from "./episodes.js";
 import { evaluateCommand } from "./evaluate.js";
@@ -17,4 +18,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
