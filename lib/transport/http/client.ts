@@ -57,7 +57,7 @@ export class HttpClient {
    * do: at most 10; a 303 turns into a body-less GET, the others repeat the request; leaving
    * the origin drops the credentials.
    */
-  async open(
+  open(
     method: "POST" | "GET" | "DELETE",
     url: string,
     headers: Record<string, string>,
@@ -65,16 +65,35 @@ export class HttpClient {
     body?: Buffer,
     pending?: (abort: () => void) => void,
   ): Promise<Opened> {
-    let at = this.endpoint(url);
-    let h = at.authorization === undefined ? headers : { ...headers, authorization: at.authorization };
+    const at = this.endpoint(url);
+    const h = at.authorization === undefined ? headers : { ...headers, authorization: at.authorization };
+    return this.exchange(method, at, h, lane, body, pending).then((opened) =>
+      opened.status < 300 || opened.status > 308 ? opened : this.redirected(opened, method, at, headers, h, lane, body, pending),
+    );
+  }
+
+  /** Follows a redirect answer, and those after it. */
+  private async redirected(
+    first: Opened,
+    method: "POST" | "GET" | "DELETE",
+    from: Endpoint,
+    headers: Record<string, string>,
+    sent: Record<string, string>,
+    lane: Lane,
+    body: Buffer | undefined,
+    pending: ((abort: () => void) => void) | undefined,
+  ): Promise<Opened> {
+    let at = from;
+    let h = sent;
     let m = method;
     let b = body;
+    let opened = first;
     for (let hops = 0; ; hops++) {
-      const opened = await this.exchange(m, at, h, lane, b, pending);
+      if (hops > 0) opened = await this.exchange(m, at, h, lane, b, pending);
       const next = redirectTarget(opened.status, opened.headers["location"], at);
       if (next === undefined) return opened;
       void opened.discard();
-      if (hops + 1 >= FOLLOWED_REDIRECTS) throw new TooManyRedirects();
+      if (hops >= FOLLOWED_REDIRECTS) throw new TooManyRedirects(); // ten followed, the eleventh refused
       if (next.sameOrigin) {
         h = next.endpoint.authorization === undefined ? h : { ...h, authorization: next.endpoint.authorization };
       } else {

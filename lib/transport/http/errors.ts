@@ -63,7 +63,7 @@ export function isErrorAnswer(message: unknown): boolean {
 export function errorText(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    // got wraps Node's errors; its message already names the cause (`connect ECONNREFUSED …`).
+    // A socket error's message already names the cause (`connect ECONNREFUSED …`); some have only a code.
     return err.message !== "" ? err.message : typeof code === "string" ? code : err.name;
   }
   return String(err);

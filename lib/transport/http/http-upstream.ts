@@ -30,6 +30,8 @@ export interface HttpUpstreamOptions {
  * would grow the proxy's memory without bound.
  */
 const MAX_QUEUED = 4096;
+/** The lanes whose queue can pause the host's input. */
+const LANES = ["request", "reply"] as const;
 /** How long the DELETE that ends a session may take. */
 const DELETE_TIMEOUT_MS = 5_000;
 
@@ -147,7 +149,7 @@ export class HttpUpstream implements ServerTransport {
       } else {
         // Requests and the host's notifications and answers wait in pools of their own;
         // past MAX_QUEUED in either the host's input is paused.
-        for (const lane of ["request", "reply"] as const) {
+        for (const lane of LANES) {
           if (this.client.queued(lane) > MAX_QUEUED) await this.client.drained(lane);
         }
       }

@@ -26,18 +26,19 @@ export class InFlight {
    * settles the work as answered, and it settles anyway once `deliver` is done.
    */
   track(p: Peek, deliver: (work: Work, answered: () => void) => Promise<void>): Work {
-    let markSettled!: () => void;
+    let resolve!: () => void;
     const work: Work = {
       peek: p,
-      settled: new Promise<void>((resolve) => (markSettled = resolve)),
+      settled: new Promise<void>((r) => (resolve = r)),
       answered: false,
       isSettled: false,
       cancelled: false,
       abort: () => {},
     };
-    work.settled = work.settled.then(() => {
+    const markSettled = () => {
       work.isSettled = true;
-    });
+      resolve();
+    };
     this.all.add(work);
     if (p.idJson !== undefined) this.byId.set(p.idJson, work);
     const answered = () => {

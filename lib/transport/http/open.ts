@@ -1,7 +1,7 @@
 import type { HttpUpstream, HttpUpstreamOptions } from "./http-upstream.js";
 
 /**
- * Starts the HTTP upstream. It (and `got` with it) is loaded only when `--upstream` is
+ * Starts the HTTP upstream. It (and undici with it) is loaded only when `--upstream` is
  * given, so a stdio proxy does not pay for parsing an HTTP client at every start.
  */
 export async function openHttpUpstream(options: HttpUpstreamOptions): Promise<HttpUpstream> {
