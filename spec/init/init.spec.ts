@@ -246,7 +246,8 @@ describe("stretto init", function () {
       const forced = await init("--host", "claude-desktop", "--domain", "notes", "--write", file, "--force", "--", "other");
       assert.equal(forced.code, 0, forced.stderr);
       assert.ok(forced.stderr.includes(`stretto: replaced notes in ${file}\n`));
-      assert.deepEqual(JSON.parse(readFileSync(file, "utf8")).mcpServers.notes.args.slice(-2), ["--", "other"]);
+      const config = JSON.parse(readFileSync(file, "utf8")) as { mcpServers: { notes: { args: string[] } } };
+      assert.deepEqual(config.mcpServers.notes.args.slice(-2), ["--", "other"]);
     });
 
     it("adds the entry to a file with other servers, leaving every other byte as it was", async () => {
@@ -259,7 +260,8 @@ describe("stretto init", function () {
       assert.ok(r.stderr.includes(`stretto: added notes to ${file}\n`));
       const after = readFileSync(file, "utf8");
       assertInsertion(before, after);
-      assert.deepEqual(JSON.parse(after), { mcpServers: { ...JSON.parse(before).mcpServers, notes: { command: "stretto-proxy", args: ARGS } }, theme: "dark" });
+      const others = (JSON.parse(before) as { mcpServers: object }).mcpServers;
+      assert.deepEqual(JSON.parse(after), { mcpServers: { ...others, notes: { command: "stretto-proxy", args: ARGS } }, theme: "dark" });
       assert.equal(statSync(file).mode & 0o777, 0o644);
     });
 
