@@ -5,6 +5,8 @@ import { doctorCommand } from "./doctor.js";
 import { auditCommand } from "./audit.js";
 import { driftCommand } from "./drift.js";
 import { episodeCommand } from "./episode.js";
+import { exportAnswersCommand } from "./export-answers.js";
+import { importAnswersCommand } from "./import-answers.js";
 import { episodesCommand } from "./episodes.js";
 import { evaluateCommand } from "./evaluate.js";
 import { exportArbiterCommand } from "./export-arbiter.js";
@@ -18,4 +20,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, exportAnswersCommand, importAnswersCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
