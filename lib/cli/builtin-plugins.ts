@@ -40,7 +40,16 @@ export function builtinPlugins(
     } catch (err) {
       throw new ProxyError(errorText(err));
     }
-    plugins.push(guardsPlugin({ domain: domain! }));
+    // The judge's modules (the oracle, its HTTP client) load only when it is asked for.
+    const judged = one(args, "confirm-judge") !== undefined;
+    plugins.push(
+      judged
+        ? async (ctx) => {
+            const { judgeFromArgs } = await import("./confirm-options.js");
+            return guardsPlugin({ domain: domain!, ...judgeFromArgs(args, session) })(ctx);
+          }
+        : guardsPlugin({ domain: domain! }),
+    );
   }
   // The flow sees the server's answers after the guards and commit have passed them.
   const flow = flows?.flowFromArgs(args, session, (m) => say("stretto-proxy", m));

@@ -2,6 +2,7 @@ import { unsignedInteger, type CommandSpec } from "./args.js";
 import { upstreamUsageProblem } from "./upstream-usage.js";
 import { recordDir } from "./record-dir.js";
 import { contextPath } from "./context-path.js";
+import { judgeMode, secondQuestion } from "./confirm-values.js";
 import { VERSION } from "../version.js";
 import { deciderName, float, oracleKind, surprise, unsigned64 } from "./flow-values.js";
 import { listenAddress, listenIdle } from "./listen-values.js";
@@ -50,6 +51,40 @@ export const proxyCommand: CommandSpec = {
       long: "commit",
       heading: "Writes",
       help: "Add stretto_commit to the server's tools: confirmed writes in one call, in order, each checked by the guards",
+    },
+    {
+      long: "confirm-judge",
+      value: "MODE",
+      requires: ["guards", "context"],
+      heading: "Writes",
+      parse: judgeMode,
+      help: "Also ask the System-One model whether the customer explicitly agreed to each write the guards check for a confirmation: log records each judgment, enforce also refuses a write it doubts",
+    },
+    {
+      long: "confirm-second",
+      value: "QUESTION",
+      requires: ["confirm-judge"],
+      heading: "Writes",
+      parse: secondQuestion,
+      help: "Ask a second question too, proposed (had the agent proposed this change?) or described; a write then fails unless both answers are yes",
+    },
+    { long: "confirm-second-shadow", requires: ["confirm-second"], heading: "Writes", help: "Only log the second answer: a write fails on the first alone" },
+    {
+      long: "confirm-threshold",
+      value: "P",
+      requires: ["confirm-judge"],
+      heading: "Writes",
+      parse: float,
+      defaultText: "0.5",
+      help: "A write fails when an answer's probability of yes is below P",
+    },
+    { long: "confirm-questions", value: "N", requires: ["confirm-judge"], heading: "Writes", parse: unsignedInteger, defaultText: "100", help: "The most questions the judge asks in a session; past them it refuses nothing" },
+    {
+      long: "confirm-log",
+      value: "FILE",
+      requires: ["confirm-judge"],
+      heading: "Writes",
+      help: "Append each judgment here (default <session>.confirm.jsonl beside the session log; {session} and ~ expanded)",
     },
     {
       long: "context",
@@ -121,7 +156,7 @@ export const proxyCommand: CommandSpec = {
       heading: "The System-One model",
       parse: oracleKind,
       defaultText: "jev",
-      help: "Who answers the flow's questions: jev (needs TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE), replay (the cache only) or mock",
+      help: "Who answers the questions of the flow and the confirmation judge: jev (needs TYPESAFE_API_KEY or TYPESAFE_API_KEY_FILE), replay (the cache only) or mock",
     },
     {
       long: "oracle-cache",

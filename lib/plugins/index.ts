@@ -2,7 +2,7 @@
 export type { Plugin, PluginContext, PluginFactory, OwnAnswer, OwnRequestOptions } from "../bus/runtime/api.js";
 export { decide } from "../bus/runtime/decide.js";
 export { serviceKey, type ServiceKey } from "../bus/runtime/services.js";
-export { CONVERSATION, CALL_CHECK, type Conversation, type CallCheck, type CheckedCall } from "./services.js";
+export { CONVERSATION, CALL_CHECK, JUDGED_CALL_CHECK, type Conversation, type CallCheck, type CallVerdict, type CheckedCall, type JudgedCallCheck } from "./services.js";
 export { errorLine, messageLine } from "../protocol/compose.js";
 export { idKeyOfValue } from "../protocol/id-key.js";
 export {

@@ -19,7 +19,22 @@ export interface CheckedCall {
 }
 
 /** Whether a call may run, and why not. */
-export type CallCheck = (call: CheckedCall) => { refused: boolean; reason?: string };
+export type CallCheck = (call: CheckedCall) => CallVerdict;
+
+export interface CallVerdict {
+  refused: boolean;
+  reason?: string;
+}
+
+/** The same check, then the confirmation judge's for a write it covers: it takes time, and logs the judgment. */
+export type JudgedCallCheck = (call: CheckedCall) => Promise<CallVerdict>;
 
 /** Provided by the guards plugin (`--guards`): the domain's policy check of one call. */
 export const CALL_CHECK = serviceKey<CallCheck>("call-check");
+
+/**
+ * Provided by the guards plugin with `--confirm-judge`: CALL_CHECK, then the judge. The
+ * commit tool asks it for each of its calls; ask it only for a call about to be made, since
+ * each answer is a judgment (counted against the session's questions, and logged).
+ */
+export const JUDGED_CALL_CHECK = serviceKey<JudgedCallCheck>("judged-call-check");

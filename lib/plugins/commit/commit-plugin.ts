@@ -1,4 +1,4 @@
-import { CALL_CHECK, CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKeyOfValue, jsonOf, keepMessages, mayHold, messageLine, messagesOf, type Plugin, type PluginContext, type PluginFactory, responseOf, toolAnswer, type WireMessage } from "../index.js";
+import { CALL_CHECK, CONVERSATION, JUDGED_CALL_CHECK, DEFAULT_PATIENCE_MS, type Frame, frame, idKeyOfValue, jsonOf, keepMessages, mayHold, messageLine, messagesOf, type Plugin, type PluginContext, type PluginFactory, responseOf, toolAnswer, type WireMessage } from "../index.js";
 import { concat, EMPTY, from, mergeMap, type Observable, of } from "../rx.js";
 import { answerText, callLabel, innerCalls } from "./commit-call.js";
 import { COMMIT_INSTRUCTIONS, COMMIT_TOOL, COMMIT_TOOL_NAME, COMMIT_USAGE } from "./listing.js";
@@ -88,7 +88,9 @@ async function runCommit(session: PluginContext, request: WireMessage, patienceM
     const call = calls[made++]!;
     const label = callLabel(call);
     session.service(CONVERSATION)?.readContext();
-    const verdict = session.service(CALL_CHECK)?.(call);
+    // With the confirmation judge, its check (which waits for the judge) stands in for the guards' own.
+    const judged = session.service(JUDGED_CALL_CHECK);
+    const verdict = judged !== undefined ? await judged(call) : session.service(CALL_CHECK)?.(call);
     if (verdict?.refused) {
       parts.push(`${label} was refused by the policy check: ${verdict.reason ?? ""}`);
       failed = true;

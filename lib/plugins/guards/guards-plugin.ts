@@ -1,22 +1,43 @@
-import { CALL_CHECK, CONVERSATION, decide, errorLine, type Frame, keepMessages, messagesOf, type Plugin, type PluginFactory, toolAnswer, type WireMessage } from "../index.js";
-import { refusalNotice, type Decision } from "../../guards/check.js";
+import { CALL_CHECK, CONVERSATION, JUDGED_CALL_CHECK, decide, errorLine, type Frame, keepMessages, messagesOf, type Plugin, type PluginContext, type PluginFactory, toolAnswer, type WireMessage } from "../index.js";
+import { refusalNotice, refusalText, type Decision } from "../../guards/check.js";
 import { EventCursor } from "../../guards/event-cursor.js";
 import { guardsFor } from "../../guards/domains.js";
+import type { Json } from "../../trace/json.js";
 import { isObject } from "../../util/is-object.js";
+import { eventsBeforeCall } from "../../guards/confirm/exchange.js";
+import type { ConfirmJudge } from "../../guards/confirm/judge.js";
+import type { ConfirmLogSink } from "./confirm-log.js";
 
 export interface GuardsPluginOptions {
   domain: string;
+  /**
+   * `--confirm-judge`: the session's judge, asked about each write the domain's `*.confirmed`
+   * rule covers once the enforced rules have passed it.
+   */
+  judge?: (session: PluginContext) => ConfirmJudge;
+  /** Where each judgment is written (`--confirm-log`, else `<session>.confirm.jsonl`), if anywhere. */
+  confirmLog?: (session: PluginContext) => ConfirmLogSink | undefined;
 }
+
+/** What the check says of one call: it may go on, it is refused (and why), or the judge is still out. */
+type CallVerdict = { refused: boolean; reason?: string };
 
 /**
  * `--guards`: each of the agent's `tools/call` requests is checked against the domain's
  * policy before the server sees it. A call an enforced rule refuses never reaches the
  * server; the agent gets an error result instead. Calls inside a batch are checked one
  * by one (docs/guard-mode.md, "Batches"): a guard that a batch can walk around is no guard.
+ *
+ * With a confirmation judge, a write the word list's rule covers then waits for the judge
+ * (docs/confirm-judge.md). The wait is a `decide` that takes time: the host's later lines
+ * wait behind the write, in order, and nothing else does (the server's answers go on).
  */
 export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
   return (session): Plugin => {
     const guards = guardsFor(options.domain);
+    const judge = options.judge?.(session);
+    const confirmLog = judge === undefined ? undefined : options.confirmLog?.(session);
+    const confirmedTools = new Set(guards.rules.filter((r) => r.id.endsWith(".confirmed")).flatMap((r) => r.tools));
     const cursor = new EventCursor(() => session.episode());
     const sync = () => {
       session.service(CONVERSATION)?.readContext();
@@ -29,14 +50,38 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       sync();
       return guards.check({ name, arguments: (args ?? {}) as Record<string, unknown> } as Parameters<typeof guards.check>[0]);
     };
-    // The commit tool runs each of its calls through this check.
+
+    /**
+     * The guards' verdict, then the judge's for a write it covers: a promise only when the
+     * judge is asked. `callId` is the call's id in the episode (a commit's call has none yet).
+     */
+    const verdictOn = (name: string, args: unknown, callId: string | undefined): CallVerdict | Promise<CallVerdict> => {
+      const d = check(name, args);
+      if (d.refused) return { refused: true, reason: d.reason! };
+      if (judge === undefined || !confirmedTools.has(name)) return { refused: false };
+      const wordList = d.verdicts.filter((v) => v.rule.endsWith(".confirmed")).every((v) => v.verdict.verdict === "pass");
+      const events = session.episode().events;
+      const before = callId === undefined ? events : eventsBeforeCall(events, callId);
+      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, before, wordList).then((j) => {
+        confirmLog?.write(j.line);
+        return j.refusal === undefined ? { refused: false } : { refused: true, reason: j.refusal };
+      });
+    };
+
+    // The commit tool runs each of its calls through these checks (the judged one when there is a judge).
     session.provide(CALL_CHECK, (call) => {
       const d = check(call.name, call.arguments);
       return d.reason === undefined ? { refused: d.refused } : { refused: d.refused, reason: d.reason };
     });
+    if (judge !== undefined) session.provide(JUDGED_CALL_CHECK, (call) => Promise.resolve(verdictOn(call.name, call.arguments, undefined)));
 
-    /** Answers a call the guards refuse, or cannot judge; true when it must not go on. */
-    const refuses = (m: WireMessage): boolean => {
+    const refuse = (m: WireMessage, name: string, reason: string): void => {
+      session.say(refusalNotice(name, reason));
+      session.toClient(toolAnswer(m, refusalText(name, reason), true), "refusal");
+    };
+
+    /** Answers a call the guards refuse, or cannot judge; true when it must not go on (later, when the judge is asked). */
+    const refuses = (m: WireMessage): boolean | Promise<boolean> => {
       if (m.method !== "tools/call" || m.idText === undefined) return false;
       const params = m.value["params"];
       const name = isObject(params) ? params["name"] : undefined;
@@ -44,11 +89,13 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       if (!guards.guards(name)) return false;
       const args = (params as Record<string, unknown>)["arguments"];
       if (args !== undefined && args !== null && !isObject(args)) return unjudged(m, `the arguments of ${name} are not an object`);
-      const d = check(name, args);
-      if (!d.refused) return false;
-      session.say(refusalNotice(name, d.reason!));
-      session.toClient(toolAnswer(m, d.text!, true), "refusal");
-      return true;
+      const id = m.value["id"];
+      const v = verdictOn(name, args, typeof id === "string" ? id : JSON.stringify(id));
+      const settle = (v: CallVerdict): boolean => {
+        if (v.refused) refuse(m, name, v.reason!);
+        return v.refused;
+      };
+      return v instanceof Promise ? v.then(settle) : settle(v);
     };
     /** What the guards cannot read, they cannot let through. */
     const unjudged = (m: WireMessage, what: string): boolean => {
@@ -65,7 +112,10 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
         const messages = messagesOf(f);
         // The bus refuses every host line it cannot read before a judging plugin sees it.
         if (messages === undefined) return [];
-        return keepMessages(f, messages, (m) => !refuses(m));
+        const verdicts = messages.map((m) => refuses(m));
+        if (!verdicts.some((v) => v instanceof Promise)) return keepMessages(f, messages, (m) => !verdicts[messages.indexOf(m)]);
+        // A write the judge is asked about: this line (and, by `decide`, every later one) waits.
+        return Promise.all(verdicts.map((v) => Promise.resolve(v))).then((refused) => keepMessages(f, messages, (m) => !refused[messages.indexOf(m)]));
       }),
     };
   };

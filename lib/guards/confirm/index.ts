@@ -1,0 +1,20 @@
+/**
+ * The confirmation judge (docs/confirm-judge.md): the questions, the request and its cache
+ * key, the exchange it is asked about, the model-free proposal check, and the judge itself.
+ */
+export { CONFIRMED, QUESTIONS, SECOND_QUESTIONS, type QuestionId, type SecondQuestion } from "./questions.js";
+export { exchangeOf, eventsBeforeCall, type Exchange } from "./exchange.js";
+export { confirmRequest, firstChars, lastChars, CUSTOMER_CHARS, PROPOSAL_CHARS, type JudgedCall } from "./request.js";
+export { proposalCheck, recordLists, scalars, stated, type Flagged, type RecordOf } from "./proposal-check.js";
+export {
+  BUDGET_SPENT,
+  ConfirmJudge,
+  DEFAULT_QUESTIONS,
+  DEFAULT_THRESHOLD,
+  JUDGE_MODES,
+  judgeRefusalReason,
+  type ConfirmLine,
+  type JudgeMode,
+  type JudgeSettings,
+  type Judgment,
+} from "./judge.js";
