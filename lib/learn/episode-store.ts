@@ -20,8 +20,14 @@ export interface Episodes extends Iterable<Episode> {
 
 export class EpisodeStore implements Episodes {
   private readonly blocks: Buffer[] = [];
-  /** The episodes not yet in a block, already serialized: an episode object dies young. */
-  private pending: Buffer[] = [];
+  /**
+   * The episodes not yet in a block, serialized into one buffer reused for every block:
+   * an episode's serialized bytes are copied at once and die young, rather than each
+   * living (outside the heap) until the block is sealed, across the reads of many logs.
+   */
+  private pending = Buffer.allocUnsafe(1 << 16);
+  private used = 0;
+  private inBlock = 0;
   private count = 0;
 
   get length(): number {
@@ -30,17 +36,22 @@ export class EpisodeStore implements Episodes {
 
   add(ep: Episode): void {
     const bytes = serialize(ep);
-    const size = Buffer.allocUnsafe(4);
-    size.writeUInt32LE(bytes.length);
-    this.pending.push(size, bytes);
+    if (this.used + 4 + bytes.length > this.pending.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.pending.length, this.used + 4 + bytes.length));
+      this.pending.copy(grown, 0, 0, this.used);
+      this.pending = grown;
+    }
+    this.pending.writeUInt32LE(bytes.length, this.used);
+    bytes.copy(this.pending, this.used + 4);
+    this.used += 4 + bytes.length;
     this.count++;
-    if (this.pending.length === 2 * BLOCK_EPISODES) this.seal();
+    if (++this.inBlock === BLOCK_EPISODES) this.seal();
   }
 
   *[Symbol.iterator](): Iterator<Episode> {
     // One episode at a time from the inflated bytes: only the episode being read is objects.
     for (const block of this.blocks) yield* episodesIn(inflateRawSync(block));
-    yield* episodesIn(Buffer.concat(this.pending));
+    yield* episodesIn(Buffer.from(this.pending.subarray(0, this.used)));
   }
 
   /** Every episode through `f`, as an array (holds them all: for the readers that need that). */
@@ -52,8 +63,9 @@ export class EpisodeStore implements Episodes {
 
   /** The pending episodes as one block: each one's size (u32 LE) and serialized bytes, deflated. */
   private seal(): void {
-    this.blocks.push(deflateRawSync(Buffer.concat(this.pending), { level: constants.Z_BEST_SPEED }));
-    this.pending = [];
+    this.blocks.push(deflateRawSync(this.pending.subarray(0, this.used), { level: constants.Z_BEST_SPEED }));
+    this.used = 0;
+    this.inBlock = 0;
   }
 }
 

@@ -32,8 +32,27 @@ export class LogReadError extends Error {
 const CHUNK_BYTES = 1 << 20;
 /** The first read is smaller: a reader that stops early, or a small log, needs no more. */
 const FIRST_READ_BYTES = 1 << 16;
-/** Read buffers kept for the next file (a folder of logs is read one after another). */
-const spare: Buffer[] = [];
+/**
+ * Read buffers kept for the next file, by size: a folder's logs are read one after another,
+ * or a few at once while a folder is planned, so a buffer is nearly always at hand and a
+ * folder of many small logs allocates no buffer per log (each one would be memory outside
+ * the heap, given back only at the next collection).
+ */
+const spare = new Map<number, Buffer[]>([
+  [FIRST_READ_BYTES, []],
+  [CHUNK_BYTES, []],
+]);
+/** As many as the most files read at once (a folder's planning scans 8). */
+const SPARE_BUFFERS = 8;
+
+function takeBuffer(size: number): Buffer {
+  return spare.get(size)!.pop() ?? Buffer.allocUnsafe(size);
+}
+
+function giveBack(buf: Buffer): void {
+  const kept = spare.get(buf.length)!;
+  if (kept.length < SPARE_BUFFERS) kept.push(buf);
+}
 const NOT_UTF8 = "stream did not contain valid UTF-8";
 
 /** Stream the log at `path` into `sink`. */
@@ -111,7 +130,8 @@ export async function forEachLineOf(
   handle: FileHandle,
   onLine: (n: number, text: string) => boolean | void,
 ): Promise<boolean> {
-  const buf = spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+  // A small buffer for the first read; the big one only for a log that needs more.
+  let buf = takeBuffer(FIRST_READ_BYTES);
   try {
     // The bytes of a line not yet ended, copied out of `buf` before it is reused.
     const partial: Buffer[] = [];
@@ -122,11 +142,17 @@ export async function forEachLineOf(
       if (end > start && data[end - 1] === 0x0d) end--;
       if (onLine(++n, data.toString("utf8", start, end)) === true) stopped = true;
     };
-    for (let want = FIRST_READ_BYTES; ; want = CHUNK_BYTES) {
-      const { bytesRead } = await handle.read(buf, 0, want, null).catch((e: unknown) => {
+    for (let filled = false; ; ) {
+      // A read that filled the small buffer: the rest of the log is read in big chunks.
+      if (filled && buf.length < CHUNK_BYTES) {
+        giveBack(buf);
+        buf = takeBuffer(CHUNK_BYTES);
+      }
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null).catch((e: unknown) => {
         throw new IoError("read", { cause: e });
       });
       if (bytesRead === 0) break;
+      filled = bytesRead === buf.length;
       const data = buf.subarray(0, bytesRead);
       lastByte = data[bytesRead - 1]!;
       let nl = data.indexOf(0x0a);
@@ -166,6 +192,6 @@ export async function forEachLineOf(
     }
     return lastByte === 0x0a;
   } finally {
-    if (spare.length < 4) spare.push(buf);
+    giveBack(buf);
   }
 }
