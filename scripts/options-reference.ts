@@ -49,6 +49,9 @@ const COMMAND_PAGES: Readonly<Record<string, string>> = {
   evaluate: "promote-evaluate.md",
   "flow-show": "flow-review.md",
   "flow-diff": "flow-review.md",
+  init: "init.md",
+  doctor: "doctor.md",
+  completions: "completions.md",
 };
 
 /** Runs a built binary and returns what it printed on stdout; anything but exit 0 is an error. */

@@ -14,9 +14,9 @@ export function checkKey(env: NodeJS.ProcessEnv): Finding {
   return {
     level: "note",
     text:
-      "TYPESAFE_API_KEY is not set. It is optional: recording, `learn --habit-only`, `flow-show`, `flow-diff`, `promote` and serving with " +
+      "TYPESAFE_API_KEY is not set. It is optional: recording, `learn --habit-only`, `flow-show`, `flow-diff`, `audit`, `promote` and serving with " +
       "`--flow-decider habit` or `reach` need no key. With one, stretto asks TypeSafe's Jev: `learn` fits an arbiter, and the proxy serves " +
-      "with `--flow-decider arbiter`.",
+      "with `--flow-decider arbiter` and runs the confirmation judge.",
   };
 }
 
