@@ -13,7 +13,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { FakeJev } from "../../fixtures/http/fake-jev.js";
 import { confirmRequest, type Exchange } from "../../lib/guards/confirm/index.js";
 import { requestKey } from "../../lib/oracle/index.js";
-import { DEMO, NODE, PROXY, cleanTemp, killAll, readLogLines, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
+import { DEMO, NODE, PROXY, STRETTO, cleanTemp, killAll, readLogLines, run, runProxy, sessionLogs, start, tempDir } from "../helpers/processes.js";
 import { Host, type Msg } from "../e2e/flow-support.js";
 import { MODEL, seedYes } from "./seed.js";
 
@@ -113,6 +113,19 @@ describe("stretto-proxy --confirm-judge", () => {
     assert.equal(typeof third["error"], "string");
     assert.equal(third["unknown"], true);
     assert.equal(third["fails"], false);
+
+    // Offline, through the same plugins, answered from the same cache: the same refusal and the same judgments.
+    const replayLog = join(tempDir(), "replayed.confirm.jsonl");
+    const replayed = await run(NODE, [STRETTO, "replay", sessionLogs(enforce.dir)[0]!, "--guards", "--confirm-judge", "enforce", "--oracle", "replay", "--oracle-cache", cache, "--confirm-log", replayLog]);
+    assert.equal(replayed.code, 0, replayed.stderr);
+    const actions = replayed.stdout.toString().trimEnd().split("\n").map((l) => JSON.parse(l) as { action: string; id: unknown; text?: string });
+    assert.deepEqual(actions.filter((a) => a.action === "refused").map((a) => [a.id, a.text]), [[7, textOf(enforce.answers[1]!)]]);
+    const offline = readFileSync(replayLog, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
+    const live = confirmLines(enforce.dir);
+    assert.deepEqual(offline.map((l) => [l["key"], l["p_yes"], l["fails"], l["unknown"]]), live.map((l) => [l["key"], l["p_yes"], l["fails"], l["unknown"]]));
+    const usage = await run(NODE, [STRETTO, "replay", sessionLogs(enforce.dir)[0]!, "--confirm-judge", "log"]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /--guards/);
   });
 
   it("a counted second question refuses (p_second 0.10); a shadowed one is only logged", async () => {

@@ -11,10 +11,11 @@ import { ReplayStuck } from "../../replay/progress.js";
 import { ProxyError } from "../../util/proxy-error.js";
 import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, onePositional, say, type Command } from "./command.js";
 import { FLOW_FLAG_OPTIONS, FLOW_VALUE_OPTIONS, flowValues } from "./replay-flow-options.js";
+import { JUDGE_FLAG_OPTIONS, JUDGE_VALUE_OPTIONS, judgeValues } from "./replay-judge-options.js";
 
 export const replayCommand: Command = {
   name: "replay",
-  usage: "stretto replay <log> [--guards --domain D] [--commit] [--context FILE] [--plugin MODULE]... [--flow FILE [FLOW OPTIONS]]",
+  usage: "stretto replay <log> [--guards --domain D [--confirm-judge MODE [JUDGE OPTIONS]]] [--commit] [--context FILE] [--plugin MODULE]... [--flow FILE [FLOW OPTIONS]]",
   summary: "Feed a recorded session through the proxy's plugins; print what they did (JSONL).",
   help: [
     "Replays the host's side of a recorded session through the plugins the live proxy would",
@@ -28,6 +29,10 @@ export const replayCommand: Command = {
     "",
     "  --guards          check calls against the policy guards of --domain (retail, airline)",
     "  --domain NAME     the guards' domain (default: the log's)",
+    "  --confirm-judge log|enforce  judge the writes the guards check for a confirmation, with",
+    "                    stretto-proxy's judge options (--confirm-second, --confirm-second-shadow,",
+    "                    --confirm-threshold, --confirm-questions, --confirm-log) and --oracle,",
+    "                    --oracle-cache (--oracle replay answers from the cache alone)",
     "  --commit          serve stretto_commit",
     "  --context FILE    the conversation file to read (default: the log's own context lines)",
     "  --plugin MODULE   a user plugin, as stretto-proxy --plugin (repeatable)",
@@ -35,8 +40,8 @@ export const replayCommand: Command = {
     "                    --flow-threshold, --flow-shadow, --flow-log, --flow-tools, --task-id,",
     "                    --oracle, --server-name, …); its lookups are answered from the log",
   ].join("\n"),
-  valueOptions: ["--domain", "--context", "--plugin", ...FLOW_VALUE_OPTIONS],
-  flagOptions: ["--guards", "--commit", ...FLOW_FLAG_OPTIONS],
+  valueOptions: ["--domain", "--context", "--plugin", ...FLOW_VALUE_OPTIONS, ...JUDGE_VALUE_OPTIONS],
+  flagOptions: ["--guards", "--commit", ...FLOW_FLAG_OPTIONS, ...JUDGE_FLAG_OPTIONS],
   async run(args, io) {
     const path = onePositional(this, args, "a log file");
     const log = await readLog(path);
@@ -50,6 +55,9 @@ export const replayCommand: Command = {
     const flow = flowValues(args);
     if ("error" in flow) throw new UsageError(flow.error, this.usage);
     for (const [name, v] of flow.values) values.set(name, v);
+    const judge = judgeValues(args);
+    if ("error" in judge) throw new UsageError(judge.error, this.usage);
+    for (const [name, v] of judge.values) values.set(name, v);
     // The flow's modules load only when asked for, as in the proxy.
     const flows = values.has("flow") ? await import("../flow-options.js") : undefined;
     let plugins;
