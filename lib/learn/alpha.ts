@@ -164,33 +164,6 @@ export function logPosterior(steps: StepCountList, logAlpha: number, vocabSize: 
 }
 
 /**
- * The unnormalized log posterior at each of `logAlphas`: `logPosterior` at each, in one
- * pass over the step counts. Each point's sum runs over the entries in the same order as
- * `prequentialLogLik`'s, so each value is the same number; reading an entry once for
- * every point, rather than every entry once per point, lets the points' independent
- * divisions and logarithms overlap.
- */
-export function logPosteriors(steps: StepCountList, logAlphas: readonly number[], vocabSize: number): number[] {
-  if (!(steps instanceof PackedStepCounts)) return logAlphas.map((x) => logPosterior(steps, x, vocabSize));
-  const n = logAlphas.length;
-  const alphas = Float64Array.from(logAlphas, (x) => Math.exp(x));
-  const sums = new Float64Array(n);
-  const v = steps.values;
-  const width = steps.width;
-  const uniform = 1 / vocabSize;
-  for (let at = 0; at < v.length; at += width + 1) {
-    const w = v[at + width]!;
-    for (let i = 0; i < n; i++) {
-      const alpha = alphas[i]!;
-      let p = uniform;
-      for (let k = 0; k < width; k += 2) p = (v[at + k]! + alpha * p) / (v[at + k + 1]! + alpha);
-      sums[i]! += w * Math.log(p);
-    }
-  }
-  return logAlphas.map((x, i) => sums[i]! - (x * x) / (2 * PRIOR_SD * PRIOR_SD));
-}
-
-/**
  * exp of the posterior median of log α. A coarse grid over the whole range finds the
  * interval where the posterior is not negligible (one coarse step beyond it each side);
  * a fine grid there gives the cumulative mass by the trapezoid rule, and the median is
@@ -200,7 +173,7 @@ export function logPosteriors(steps: StepCountList, logAlphas: readonly number[]
 export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): number {
   const coarse = Math.round((GRID_MAX - GRID_MIN) / COARSE_STEP) + 1;
   const cx = Array.from({ length: coarse }, (_, i) => GRID_MIN + i * COARSE_STEP);
-  const clp = logPosteriors(steps, cx, vocabSize);
+  const clp = cx.map((x) => logPosterior(steps, x, vocabSize));
   const peak = Math.max(...clp);
   const first = clp.findIndex((l) => l > peak - NEGLIGIBLE_NATS);
   const last = clp.length - 1 - [...clp].reverse().findIndex((l) => l > peak - NEGLIGIBLE_NATS);
@@ -208,7 +181,7 @@ export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): n
   const hi = cx[Math.min(coarse - 1, last + 1)]!;
   const step = (hi - lo) / (FINE_POINTS - 1);
   const xs = Array.from({ length: FINE_POINTS }, (_, i) => lo + i * step);
-  const lp = logPosteriors(steps, xs, vocabSize);
+  const lp = xs.map((x) => logPosterior(steps, x, vocabSize));
   const top = Math.max(...lp);
   const dens = lp.map((l) => Math.exp(l - top));
   const cum = [0];

@@ -4,8 +4,7 @@
  *
  * - the code-feature search's cross-validation from dense count tables equals
  *   `crossValidated` over fitted models (any order, any weights, half-life ones included);
- * - a trial map's symbols read from the candidate columns equal `encodeWith(mapOf(…))`;
- * - α's grid scored in one pass equals `logPosterior` point by point.
+ * - a trial map's symbols read from the candidate columns equal `encodeWith(mapOf(…))`.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -15,7 +14,6 @@ import type { CodeField } from "../../lib/flow/ir/index.js";
 import { CV_FOLDS, MAX_IDS, crossValidated, encodeWith, fieldTable, mapOf } from "../../lib/learn/code-features.js";
 import { denseCrossValidated, denseSteps } from "../../lib/learn/dense-habit.js";
 import { featureColumns, trialSymbols } from "../../lib/learn/feature-columns.js";
-import { PackedStepCounts, logPosterior, logPosteriors, prequentialCounts } from "../../lib/learn/alpha.js";
 import { actionIds, isSuccess, learnVocab, trainingSet } from "../../lib/learn/index.js";
 import type { TrainingEpisode } from "../../lib/learn/training-set.js";
 import { fieldKey } from "../../lib/learn/field-table.js";
@@ -80,17 +78,6 @@ describe("the learner's fast scoring equals the plain computation", () => {
         }
       }),
       { numRuns: 150 },
-    );
-  });
-
-  it("α's grid scored in one pass equals logPosterior at each point", () => {
-    fc.assert(
-      fc.property(training, fc.array(fc.double({ min: -14, max: 14, noNaN: true }), { maxLength: 12 }), (train, xs) => {
-        const counts: PackedStepCounts = prequentialCounts(2, train);
-        const batch = logPosteriors(counts, xs, VOCAB + 1);
-        xs.forEach((x, i) => assert.ok(Object.is(batch[i], logPosterior(counts, x, VOCAB + 1))));
-      }),
-      { numRuns: 200 },
     );
   });
 });
