@@ -10,6 +10,7 @@ import {
   rpcResult,
 } from "./rpc.js";
 import { parseStrictJson } from "./strict-json.js";
+import { discoverResult, modernVersionOf, SUPPORTED_MODERN, unsupportedVersion } from "./modern.js";
 import type { World } from "./worlds/world.js";
 
 /** The protocol version offered when the client names none. */
@@ -40,7 +41,17 @@ export function answerMessage(text: string, world: World): Answer | undefined {
   const method = stringField(message, "method");
   if (method === undefined) return undefined;
   const params = field(message, "params");
+  const modern = modernVersionOf(params);
+  if (modern !== undefined && !SUPPORTED_MODERN.includes(modern)) return now(unsupportedVersion(id, modern));
+  const answer = answerRequest(id, method, params, world);
+  return modern === undefined ? answer : complete(answer, method);
+}
+
+/** The answer to a request (legacy or modern alike). */
+function answerRequest(id: Json, method: string, params: Json | undefined, world: World): Answer {
   switch (method) {
+    case "server/discover":
+      return now(rpcResult(id, discoverResult(INSTRUCTIONS)));
     case "initialize":
       return now(rpcResult(id, initializeResult(params)));
     case "ping":
@@ -83,6 +94,18 @@ function callTool(id: Json, params: Json | undefined, world: World): Answer {
 /** `value` unless it is missing; unlike `??`, a JSON `null` is kept. */
 function orDefault(value: Json | undefined, fallback: Json): Json {
   return value === undefined ? fallback : value;
+}
+
+/**
+ * 2026-07-28 results say they are complete (`resultType`), as opposed to asking for input;
+ * a listing also says how long it may be cached, and by whom (the demo's never changes, but
+ * it is told apart per client: no cache).
+ */
+function complete(answer: Answer, method: string): Answer {
+  const result = field(answer.message, "result");
+  if (!isObject(result)) return answer;
+  const listing: JsonObject = method === "tools/list" ? { ttlMs: 0, cacheScope: "private" } : {};
+  return { ...answer, message: { ...answer.message, result: { ...result, ...listing, resultType: "complete" } } };
 }
 
 function now(message: JsonObject): Answer {

@@ -2,7 +2,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sortedJson } from "../../util/sorted-json.js";
 import { answerMessage, DEFAULT_PROTOCOL_VERSION } from "../answer.js";
-import { field, stringField } from "../json.js";
+import { field, stringField, type Json, type JsonObject } from "../json.js";
+import { modernVersionOf } from "../modern.js";
 import { parseStrictJson } from "../strict-json.js";
 import type { World } from "../worlds/world.js";
 import type { ListenAddress } from "./listen-address.js";
@@ -112,12 +113,31 @@ async function post(
       sortedJson(answer.message),
     );
   }
+  // A 2026-07-28 message has no session: it names its revision, method and target itself.
+  const modern = modernVersionOf(field(message, "params"));
+  if (modern !== undefined && sessionId === undefined) {
+    const problem = modernHeaderProblem(request, modern, method);
+    if (problem !== undefined) return reply("400 Bad Request", [["Content-Type", "application/json"]], sortedJson(problem));
+    return answerOne(text, method, message, socket, world, reply);
+  }
   // Everything later names a live session and the version agreed for it.
   const version = sessions.version(sessionId);
   if (version === undefined) {
     return reply(sessionId === undefined ? "400 Bad Request" : "404 Not Found");
   }
   if (request.headers.get("mcp-protocol-version") !== version) return reply("400 Bad Request");
+  return answerOne(text, method, message, socket, world, reply);
+}
+
+/** Answers one message: 202 for a notification, an event stream for a call, else JSON. */
+async function answerOne(
+  text: string,
+  method: string | undefined,
+  message: Json,
+  socket: Socket,
+  world: World,
+  reply: (status: string, headers?: Array<[string, string]>, body?: string) => void,
+): Promise<void> {
   const answer = answerMessage(text, world);
   if (answer === undefined) return reply("202 Accepted");
   if (answer.delayMs > 0) await sleep(answer.delayMs);
@@ -129,6 +149,18 @@ async function post(
     return close(socket);
   }
   return reply("200 OK", [["Content-Type", "application/json"]], sortedJson(answer.message));
+}
+
+/**
+ * 2026-07-28's header rules: `MCP-Protocol-Version` must be the revision the message names
+ * and `Mcp-Method` its method; either wrong is a 400 with a JSON-RPC error naming it.
+ */
+function modernHeaderProblem(request: HttpRequest, version: string, method: string | undefined): JsonObject | undefined {
+  const id = field(parseStrictJson(lossy.decode(request.body))?.value ?? null, "id") ?? null;
+  const mismatch = (what: string) => ({ jsonrpc: "2.0", id, error: { code: -32600, message: `HeaderMismatch: ${what}` } });
+  if (request.headers.get("mcp-protocol-version") !== version) return mismatch("MCP-Protocol-Version is not the revision in _meta");
+  if (method !== undefined && request.headers.get("mcp-method") !== method) return mismatch("Mcp-Method is not the message's method");
+  return undefined;
 }
 
 /** The request, or undefined when the connection is to be dropped without a reply. */
