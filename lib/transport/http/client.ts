@@ -1,10 +1,19 @@
-import { Agent } from "undici";
+import { createRequire } from "node:module";
+import type { Agent as UndiciAgent } from "undici";
 import { endpoint, type Endpoint } from "./endpoint.js";
 import { Exchange, type Opened } from "./exchange.js";
 import { Gate } from "./gate.js";
 import { FOLLOWED_REDIRECTS, redirectTarget, TooManyRedirects } from "./redirect.js";
 
 export type { Opened, ResponseHeaders } from "./exchange.js";
+
+/**
+ * undici's Agent, loaded alone: the package's index also loads fetch, WebSocket, EventSource,
+ * the cache and the mocks, 100 ms and more at every start of the proxy. (undici 7 has no
+ * `exports` map; the file is where its index takes the Agent from.)
+ */
+const Agent = createRequire(import.meta.url)("undici/lib/dispatcher/agent.js") as typeof UndiciAgent;
+type Agent = UndiciAgent;
 
 /** Which pool a request takes its connection from. */
 export type Lane = "request" | "reply" | "stream";
