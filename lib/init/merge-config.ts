@@ -1,12 +1,13 @@
 /**
- * `--write` into a file that already holds a configuration: this server's entry is added
- * to it, and everything else (other servers, other keys, comments, layout) stays byte for
- * byte as it was. jsonc-parser computes the edit, so a file with comments (VS Code's) is
- * merged too; the entry itself is laid out as `stretto init` prints it.
+ * `--write` into a file that already holds a configuration: this server's entry is inserted
+ * into it, and every other byte (other servers, other keys, comments, layout) stays where it
+ * was. jsonc-parser reads the file, comments and trailing commas allowed (VS Code's
+ * `mcp.json` may have both); the insertion is made here, as text, because its formatter
+ * would re-lay the neighbouring lines.
  */
-import { applyEdits, findNodeAtLocation, modify, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { serversKey } from "./hosts.js";
-import { configText, layoutEntry, serverEntry } from "./host-config.js";
+import { configText, layoutEntry, serverEntry, type Entry } from "./host-config.js";
 import type { Setup } from "./setup.js";
 
 export type Merged =
@@ -14,9 +15,6 @@ export type Merged =
   | { kind: "new"; text: string }
   | { kind: "added" | "replaced"; text: string }
   | { kind: "refused"; reason: string };
-
-/** Stands in for the entry while jsonc-parser places it; no configuration holds it. */
-const PLACEHOLDER = "\u0000stretto init: the server's entry\u0000";
 
 export function mergeConfig(path: string, existing: string | undefined, s: Setup, force: boolean): Merged {
   if (existing === undefined || existing.trim() === "") return { kind: "new", text: configText(s, true) };
@@ -31,28 +29,78 @@ export function mergeConfig(path: string, existing: string | undefined, s: Setup
   const key = serversKey(s.host === "claude-code" ? "claude-desktop" : s.host);
   const servers = findNodeAtLocation(root, [key]);
   if (servers !== undefined && servers.type !== "object") return { kind: "refused", reason: `${path}: "${key}" is not an object of servers` };
-  const present = findNodeAtLocation(root, [key, s.domain]) !== undefined;
-  if (present && !force) {
-    return { kind: "refused", reason: `${path} already has a server named ${s.domain}: pass --force to replace that entry (the other servers stay as they are)` };
+  const layout = new Layout(existing);
+  const entry = serverEntry(s, true);
+  const present = servers === undefined ? undefined : findNodeAtLocation(servers, [s.domain]);
+  if (present !== undefined) {
+    if (!force) {
+      return { kind: "refused", reason: `${path} already has a server named ${s.domain}: pass --force to replace that entry (the other servers stay as they are)` };
+    }
+    const indent = layout.indentAt(present.parent!.offset);
+    return { kind: "replaced", text: layout.splice(present.offset, present.length, layoutEntry(entry, indent, layout.unit, layout.eol)) };
   }
-  const eol = existing.includes("\r\n") ? "\r\n" : "\n";
-  const unit = indentUnit(existing);
-  const edits = modify(existing, [key, s.domain], PLACEHOLDER, {
-    formattingOptions: { insertSpaces: !unit.startsWith("\t"), tabSize: unit.startsWith("\t") ? 4 : unit.length, eol },
-  });
-  const placed = applyEdits(existing, edits);
-  const quoted = JSON.stringify(PLACEHOLDER);
-  const at = placed.indexOf(quoted);
-  const lineStart = placed.lastIndexOf("\n", at) + 1;
-  const indent = /^[ \t]*/.exec(placed.slice(lineStart, at))![0];
-  const text = placed.slice(0, at) + layoutEntry(serverEntry(s, true), indent, unit, eol) + placed.slice(at + quoted.length);
-  return { kind: present ? "replaced" : "added", text };
+  const text =
+    servers === undefined
+      ? layout.addProperty(root, key, (indent) => `{${layout.eol}${indent}${layout.unit}${JSON.stringify(s.domain)}: ${layoutEntry(entry, indent + layout.unit, layout.unit, layout.eol)}${layout.eol}${indent}}`)
+      : layout.addProperty(servers, s.domain, (indent) => layoutEntry(entry, indent, layout.unit, layout.eol));
+  return { kind: "added", text };
 }
 
-/** The file's own indentation step: its first indented line's, else two spaces. */
-function indentUnit(text: string): string {
-  const m = /^([ \t]+)["}\]]/m.exec(text);
-  return m?.[1] ?? "  ";
+/** The file's own layout: its line ending, its indentation step, and text edits that keep to them. */
+class Layout {
+  readonly eol: string;
+  readonly unit: string;
+
+  constructor(readonly text: string) {
+    this.eol = text.includes("\r\n") ? "\r\n" : "\n";
+    // The first indented line's indentation, else two spaces.
+    this.unit = /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? "  ";
+  }
+
+  /** The indentation of the line `offset` is on. */
+  indentAt(offset: number): string {
+    const start = this.text.lastIndexOf("\n", offset - 1) + 1;
+    return /^[ \t]*/.exec(this.text.slice(start, offset))![0];
+  }
+
+  splice(offset: number, length: number, content: string): string {
+    return this.text.slice(0, offset) + content + this.text.slice(offset + length);
+  }
+
+  /**
+   * `object` with one more property, inserted after its last one on a line of its own (or
+   * inline when the object is written on one line), or between the braces of an empty one.
+   * `value(indent)` lays the value out for a property indented `indent`.
+   */
+  addProperty(object: Node, name: string, value: (indent: string) => string): string {
+    const props = object.children ?? [];
+    const last = props[props.length - 1];
+    const quoted = JSON.stringify(name);
+    if (last === undefined) {
+      const indent = this.indentAt(object.offset);
+      // `{}` or `{ }`: the braces' inside becomes the property (a comment inside stays after it).
+      const inside = this.text.slice(object.offset + 1, object.offset + object.length - 1);
+      const inner = indent + this.unit;
+      const content = `${this.eol}${inner}${quoted}: ${value(inner)}${this.eol}${indent}`;
+      return inside.trim() === "" ? this.splice(object.offset + 1, inside.length, content) : this.splice(object.offset + 1, 0, content);
+    }
+    let end = last.offset + last.length;
+    // A trailing comma (JSONC) stays, and the new property goes after it.
+    const after = /^[ \t]*,/.exec(this.text.slice(end));
+    const comma = after === null ? "," : "";
+    if (after !== null) end += after[0].length;
+    if (!this.text.slice(object.offset, last.offset).includes("\n")) {
+      // An object written on one line gets the property on that line, as compact JSON.
+      return this.splice(end, 0, `${comma} ${quoted}: ${compact(value(""))}`);
+    }
+    const indent = this.indentAt(last.offset);
+    return this.splice(end, 0, `${comma}${this.eol}${indent}${quoted}: ${value(indent)}`);
+  }
+}
+
+/** A laid-out value on one line. */
+function compact(laidOut: string): string {
+  return JSON.stringify(JSON.parse(laidOut) as Entry);
 }
 
 function lineColumn(text: string, offset: number): string {

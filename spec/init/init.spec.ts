@@ -253,7 +253,7 @@ describe("stretto init", function () {
     it("adds the entry to a file with other servers, leaving every other byte as it was", async () => {
       const dir = tempDir("stretto-init-merge-");
       const file = join(dir, "mcp.json");
-      const before = '{\n    "mcpServers": {\n        "github": {\n            "command": "npx",\n            "args": ["-y", "@modelcontextprotocol/server-github"],\n            "env": {"GITHUB_TOKEN": "ghp_keep"}\n        }\n    },\n    "theme": "dark"\n}\n';
+      const before = '{\n    "mcpServers": {\n        "github": {\n            "command": "npx",\n            "args": ["-y", "@modelcontextprotocol/server-github"],\n            "env": {"GITHUB_TOKEN": "ghp_keep"}\n        },\n        "slack": { "command": "npx", "args": ["-y", "slack-mcp"] }\n    },\n    "theme": "dark"\n}\n';
       writeFileSync(file, before, { mode: 0o644 });
       const r = await init("--host", "cursor", "--domain", "notes", "--write", file, ...SERVER);
       assert.equal(r.code, 0, r.stderr);
