@@ -65,6 +65,10 @@ describe("stretto doctor", function () {
     const notDir = await inProcess(["doctor", "--data", join(dir, "file")]);
     assert.equal(notDir.code, 1);
     assert.ok(notDir.stdout.includes(`problem  ${join(dir, "file")} is not a directory\n`), notDir.stdout);
+    // A folder that exists but takes no new file, even for root: the probe's error is the reason.
+    const readOnly = await inProcess(["doctor", "--data", "/proc/self/fdinfo"]);
+    assert.equal(readOnly.code, 1);
+    assert.match(readOnly.stdout, /^problem {2}\/proc\/self\/fdinfo is not writable: .+$/m);
     const noHome = await inProcess(["doctor"], { HOME: undefined, USERPROFILE: undefined });
     assert.ok(noHome.stdout.includes("problem  neither HOME nor USERPROFILE is set, so there is no ~/.stretto: pass --data\n"), noHome.stdout);
     assert.ok(!noHome.stdout.includes("no flows"));

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { Writable } from "node:stream";
 import { main } from "../../lib/cli/stretto/main.js";
 import { VERSION } from "../../lib/version.js";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE, STRETTO, run, tempDir } from "../helpers/processes.js";
 import { usualSession, writeSessions } from "../learn/shop-logs.js";
@@ -81,8 +81,17 @@ export interface Flows {
   arbiter: string;
 }
 
-/** A flow learned from six shop sessions (habit alone), and copies with reach counts and with an arbiter. */
+let made: Flows | undefined;
+
+/** A flow learned from six shop sessions (habit alone), and copies with reach counts and with an arbiter; learned once. */
 export async function makeFlows(): Promise<Flows> {
+  // Another suite's cleanTemp() may have removed them: learn again then.
+  if (made !== undefined && existsSync(made.arbiter)) return made;
+  made = await learnFlows();
+  return made;
+}
+
+async function learnFlows(): Promise<Flows> {
   const dir = tempDir("stretto-init-flows-");
   const logs = join(dir, "logs");
   mkdirSync(logs);

@@ -127,6 +127,16 @@ describe("stretto init", function () {
     });
   });
 
+  it("reads a flow at ~ from the home folder, and keeps the ~ for the host", async () => {
+    const flows: Flows = await makeFlows();
+    const home = tempDir("stretto-init-home-");
+    writeFileSync(join(home, "shop.flow.json"), readFileSync(flows.reach));
+    const r = await inProcess(["init", "--host", "cursor", "--flow", "~/shop.flow.json", "--", "shop-server"], { HOME: home });
+    assert.equal(r.code, 0, r.stderr);
+    const args = (JSON.parse(r.stdout) as { mcpServers: { shop: { args: string[] } } }).mcpServers.shop.args;
+    assert.deepEqual(args.slice(4, 8), ["--flow", "~/shop.flow.json", "--flow-decider", "reach"]);
+  });
+
   describe("--listen", () => {
     it("gives hosts the proxy's URL and the command that starts it", async () => {
       const cursor = await init("--host", "cursor", "--domain", "notes", "--listen", "0.0.0.0:8931", "--listen-token-file", "/etc/token", ...SERVER);
