@@ -32,7 +32,7 @@ function optionSpec(o: CompletedOption): string {
 function argumentsCall(c: CompletedCommand): string {
   const specs = c.options.map(optionSpec);
   if (c.trailing) specs.push(`'*::server command:_normal'`);
-  else if (c.positionals !== undefined) specs.push(`'*:command:(${c.positionals.join(" ")})'`);
+  else if (c.positionals !== undefined) specs.push(`'*:argument:(${c.positionals.join(" ")})'`);
   else specs.push(`'*:file:_files'`);
   return `_arguments -S \\\n    ${specs.join(" \\\n    ")}`;
 }

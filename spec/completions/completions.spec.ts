@@ -85,6 +85,7 @@ describe("stretto completions", function () {
       { words: ["stretto", "fl"], fn: "_stretto", want: names.filter((n) => n.startsWith("fl")) },
       { words: ["stretto", "help", "in"], fn: "_stretto", want: names.filter((n) => n.startsWith("in") && n !== "help") },
       { words: ["stretto", "init", "--host", "c"], fn: "_stretto", want: ["claude-code", "claude-desktop", "cursor"] },
+      { words: ["stretto", "completions", ""], fn: "_stretto", want: ["bash", "zsh", "fish"] },
       { words: ["stretto", "init", "--domain", "x", "--confirm-judge", ""], fn: "_stretto", want: ["log", "enforce"] },
       { words: ["stretto-mcp-demo", "--world", ""], fn: "_stretto_mcp_demo", want: ["echo", "retail", "telecom"] },
       // A value that is a folder or a file: nothing, so bash falls back to file names.

@@ -27,6 +27,8 @@ export interface Command {
   flagOptions?: readonly string[];
   /** The values a value option takes, where they are a few words (`--host`): shell completions offer them. */
   valueChoices?: Readonly<Record<string, readonly string[]>>;
+  /** The words its arguments are chosen from, when they are a few (`completions bash`). */
+  positionalChoices?: readonly string[];
   run(args: ParsedArgs, io: Io): Promise<number>;
 }
 

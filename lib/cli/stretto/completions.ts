@@ -22,6 +22,7 @@ export function completionsCommand(commands: () => readonly Command[]): Command 
     name: "completions",
     usage: USAGE,
     summary: "Print the shell completion script for stretto's four binaries.",
+    positionalChoices: SHELLS,
     help: [
       "Prints a script that completes the options of stretto (and its commands), stretto-proxy,",
       "stretto-mcp-demo and stretto-procedure. Load it in your shell's start-up file:",
@@ -70,6 +71,7 @@ function subcommand(c: Command): CompletedCommand {
     summary: c.summary,
     options: [...(c.valueOptions ?? []).map((n) => option(n, "VALUE")), ...(c.flagOptions ?? []).map((n) => option(n, undefined)), HELP],
     trailing: false,
+    ...(c.positionalChoices === undefined ? {} : { positionals: c.positionalChoices }),
   };
 }
 
