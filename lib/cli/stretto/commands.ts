@@ -5,6 +5,10 @@ import { doctorCommand } from "./doctor.js";
 import { auditCommand } from "./audit.js";
 import { driftCommand } from "./drift.js";
 import { episodeCommand } from "./episode.js";
+import { flowCommitCommand } from "./flow-commit.js";
+import { flowLogCommand } from "./flow-log.js";
+import { flowRollbackCommand } from "./flow-rollback.js";
+import { stageCommand } from "./stage.js";
 import { exportAnswersCommand } from "./export-answers.js";
 import { importAnswersCommand } from "./import-answers.js";
 import { episodesCommand } from "./episodes.js";
@@ -20,4 +24,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, exportAnswersCommand, importAnswersCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, stageCommand, flowCommitCommand, flowRollbackCommand, flowLogCommand, exportAnswersCommand, importAnswersCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
