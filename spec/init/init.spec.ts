@@ -97,6 +97,14 @@ describe("stretto init", function () {
       const entry = (JSON.parse(r.stdout) as { servers: { docs: { args: string[] } } }).servers.docs;
       assert.deepEqual(entry.args, ["--record", "~/.stretto/logs/docs", "--domain", "docs", "--upstream", "https://example.com/mcp", "--upstream-header", "Authorization=DOCS_TOKEN"]);
       assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret));
+      const file = join(tempDir("stretto-init-secret-"), "mcp.json");
+      const written = await inProcess(["init", "--host", "vscode", "--domain", "docs", "--write", file, "--upstream", "https://example.com/mcp", "--upstream-header", "Authorization=DOCS_TOKEN"], {
+        DOCS_TOKEN: secret,
+        TYPESAFE_API_KEY: secret,
+      });
+      assert.equal(written.code, 0, written.stderr);
+      assert.ok(readFileSync(file, "utf8").includes('"Authorization=DOCS_TOKEN"') && !readFileSync(file, "utf8").includes(secret));
+      assert.ok(!written.stderr.includes(secret));
     });
 
     it("serves a flow by how it decides: habit, reach, or its arbiter (and says what the arbiter needs)", async function () {
