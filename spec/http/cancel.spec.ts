@@ -59,6 +59,44 @@ describe("http upstream: a request the host cancels", function () {
     assert.equal(server.seen.filter((s) => s.method === "GET" && s.headers["last-event-id"] === "c-1").length, 1, "and is not resumed again");
   });
 
+  it("drops a POST still waiting for its answer's head, and one still waiting for a connection, which is then never sent", async () => {
+    // Every tools/call is held without a head; the 64 connections of the request pool fill,
+    // and the 65th call waits in the proxy for one.
+    let closed = 0;
+    let allClosed!: () => void;
+    const everyHeldClosed = new Promise<void>((r) => (allClosed = r));
+    const HELD = 64;
+    server = await startScriptedServer({
+      post: {
+        initialize: INIT,
+        "notifications/initialized": accepted,
+        "notifications/cancelled": accepted,
+        "tools/call": (_req, res) => {
+          res.once("close", () => {
+            if (++closed === HELD) allClosed();
+          });
+        },
+      },
+    });
+    const host = HostSession.start(["--upstream", server.url]);
+    host.send(initialize(1, "2025-11-25"), initialized);
+    await host.answerTo(1);
+    const ids = Array.from({ length: HELD + 1 }, (_, i) => 10 + i);
+    host.send(...ids.map((id) => request(id, "tools/call", { name: "slow", arguments: { id } })));
+    const held = server;
+    await held.waitFor(() => held.seen.filter((s) => s.message?.method === "tools/call").length === HELD);
+    const queued = ids[HELD]!;
+    host.send(cancel(queued), ...ids.slice(0, HELD).map((id) => cancel(id)));
+    await within(everyHeldClosed, 10_000, "the cancelled POSTs' connections were not dropped");
+    const ended = await within(host.end(), 10_000, "the proxy did not end");
+    assert.equal(ended.code, 0);
+    assert.equal(ended.stderr, "");
+    assert.ok(!ended.lines.some((l) => ids.some((id) => l.includes(`"id":${id}`))), "no answer for a cancelled request");
+    const calls = server.seen.filter((s) => s.message?.method === "tools/call");
+    assert.equal(calls.length, HELD, "the call cancelled while it waited for a connection was never sent");
+    assert.ok(!calls.some((s) => s.message?.id === queued));
+  });
+
   for (const era of ["2025-11-25", "2026-07-28"] as const) {
     it(`says nothing on stderr about a refusal that comes in for it (${era})`, async () => {
       const refusal = headThenHold(400, '{"jsonrpc":"2.0",');
