@@ -123,6 +123,12 @@ describe("stretto-proxy --confirm-judge", () => {
     const offline = readFileSync(replayLog, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
     const live = confirmLines(enforce.dir);
     assert.deepEqual(offline.map((l) => [l["key"], l["p_yes"], l["fails"], l["unknown"]]), live.map((l) => [l["key"], l["p_yes"], l["fails"], l["unknown"]]));
+    // stretto confirm over the recorded session asks the same questions: the proxy's cached answers serve it.
+    const json = join(tempDir(), "confirm.json");
+    const audited = await run(NODE, [STRETTO, "confirm", "--sessions", enforce.dir, "--oracle-cache", cache, "--json", json]);
+    assert.equal(audited.code, 0, audited.stderr);
+    const writes = (JSON.parse(readFileSync(json, "utf8")) as { writes: Line[] }).writes;
+    assert.deepEqual(writes.map((w) => [w["key"], w["p_yes"]]), live.map((l) => [l["key"], l["p_yes"]]));
     const usage = await run(NODE, [STRETTO, "replay", sessionLogs(enforce.dir)[0]!, "--confirm-judge", "log"]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--guards/);

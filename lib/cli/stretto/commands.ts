@@ -17,6 +17,7 @@ import { exportArbiterCommand } from "./export-arbiter.js";
 import { flowDiffCommand } from "./flow-diff.js";
 import { flowShowCommand } from "./flow-show.js";
 import { guardsCommand } from "./guards.js";
+import { confirmCommand } from "./confirm.js";
 import { initCommand } from "./init.js";
 import { learnCommand } from "./learn.js";
 import { manifestCommand } from "./manifest.js";
@@ -24,4 +25,4 @@ import { promoteCommand } from "./promote.js";
 import { redactCommand } from "./redact.js";
 import { replayCommand } from "./replay.js";
 
-export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, stageCommand, flowCommitCommand, flowRollbackCommand, flowLogCommand, exportAnswersCommand, importAnswersCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];
+export const COMMANDS: readonly Command[] = [episodeCommand, episodesCommand, manifestCommand, replayCommand, guardsCommand, confirmCommand, redactCommand, learnCommand, promoteCommand, evaluateCommand, flowShowCommand, flowDiffCommand, auditCommand, driftCommand, stageCommand, flowCommitCommand, flowRollbackCommand, flowLogCommand, exportAnswersCommand, importAnswersCommand, exportArbiterCommand, initCommand, doctorCommand, completionsCommand(() => COMMANDS)];

@@ -18,3 +18,5 @@ export {
   type JudgeSettings,
   type Judgment,
 } from "./judge.js";
+export { ConfirmCollector, askAll, confirmAudits, type Answers, type ConfirmAudit, type GroupCounts, type JudgedWrite } from "./audit.js";
+export { CONFIRM_TITLE, confirmJson, confirmMarkdown, type ReportSettings } from "./report.js";
