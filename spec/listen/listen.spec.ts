@@ -122,20 +122,31 @@ describe("listen: hosts over HTTP, against the real binary", function () {
   });
 
   it("needs a token beyond loopback, checks it in constant time, and each session runs its own plugins", async function () {
-    const beyond = await runProxy(["--listen", "0.0.0.0:0", "--", NODE, DEMO]);
-    assert.equal(beyond.code, 125);
-    assert.match(beyond.stderr, /^stretto-proxy: listening on 0\.0\.0\.0:0 needs a token \(--listen-token-file\): without one, stretto-proxy listens only on a loopback address, such as 127\.0\.0\.1:8931\n$/);
-    assert.equal((await runProxy(["--listen", "localhost:8931", "--", NODE, DEMO])).code, 2);
-    assert.equal((await runProxy(["--listen", "127.0.0.1:0", "--listen-idle", "0", "--", NODE, DEMO])).code, 2);
     const dir = tempDir();
     const short = join(dir, "short");
     writeFileSync(short, "too short\n");
-    const weak = await runProxy(["--listen", "127.0.0.1:0", "--listen-token-file", short, "--", NODE, DEMO]);
+    const first = await Listening.start(["--", NODE, DEMO]);
+    // The start-up failures, all at once: each is a process of its own.
+    const [beyond, name, idle, weak, missing, taken] = await Promise.all([
+      runProxy(["--listen", "0.0.0.0:0", "--", NODE, DEMO]),
+      runProxy(["--listen", "localhost:8931", "--", NODE, DEMO]),
+      runProxy(["--listen", "127.0.0.1:0", "--listen-idle", "0", "--", NODE, DEMO]),
+      runProxy(["--listen", "127.0.0.1:0", "--listen-token-file", short, "--", NODE, DEMO]),
+      runProxy(["--listen", "127.0.0.1:0", "--listen-token-file", join(dir, "none"), "--", NODE, DEMO]),
+      // A port in use is the proxy's own failure.
+      runProxy(["--listen", `127.0.0.1:${first.port}`, "--", NODE, DEMO]),
+    ]);
+    assert.equal(beyond.code, 125);
+    assert.match(beyond.stderr, /^stretto-proxy: listening on 0\.0\.0\.0:0 needs a token \(--listen-token-file\): without one, stretto-proxy listens only on a loopback address, such as 127\.0\.0\.1:8931\n$/);
+    assert.equal(name.code, 2);
+    assert.equal(idle.code, 2);
     assert.equal(weak.code, 125);
     assert.match(weak.stderr, /the token in .*short must be at least 16 printable ASCII characters, with no spaces/);
-    const missing = await runProxy(["--listen", "127.0.0.1:0", "--listen-token-file", join(dir, "none"), "--", NODE, DEMO]);
     assert.equal(missing.code, 125);
     assert.match(missing.stderr, /reading the token from .*none: No such file or directory/);
+    assert.equal(taken.code, 125);
+    assert.match(taken.stderr, new RegExp(`^stretto-proxy: listening on 127\\.0\\.0\\.1:${first.port}: `));
+    assert.equal(await first.stop(), 0);
 
     const token = "s3cret-token-0123";
     const file = join(dir, "token");
