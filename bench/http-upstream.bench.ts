@@ -11,7 +11,10 @@
  * - mcp-remote: the same host in front of `mcp-remote <URL> --transport http-only`, the
  *   usual stdio-to-remote bridge;
  * - supergateway: the same host in front of `supergateway --streamableHttp <URL>
- *   --outputTransport stdio`, the other common one.
+ *   --outputTransport stdio`, the other common one;
+ * - transport in-process: the proxy's HTTP transport (`HttpUpstream`) in this process, its
+ *   input and output driven directly: the HTTP leg without the stdio hops and the bus, to
+ *   show which part of the proxy's latency is which (no target).
  *
  * For each: the start (process spawn to the `initialize` answer; for the floor, a fresh agent
  * to its first answer), requests one at a time (p50/p99 of the round trip), and pipelined
@@ -25,11 +28,13 @@
  *   node --expose-gc dist/bench/http-upstream.bench.js [--scale F] [--rounds N] [--profile DIR]
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { Agent, request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HttpUpstream } from "../lib/transport/http/http-upstream.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
@@ -170,14 +175,21 @@ class FloorDriver implements Driver {
   }
 }
 
-/** A host on a stdio bridge's stdin and stdout (stretto-proxy or mcp-remote). */
-class StdioDriver implements Driver {
+/** Where a host's lines go and its answers come from, and how that ends. */
+interface LinePeer {
+  input: Writable;
+  output: Readable;
+  close(): Promise<void>;
+}
+
+/** A host writing lines and reading answers: on a bridge's stdio, or on the HTTP transport itself. */
+class LineDriver implements Driver {
   private pending = "";
   private readonly waiting = new Map<number, () => void>();
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (text: string) => {
+  private constructor(private readonly peer: LinePeer) {
+    peer.output.setEncoding("utf8");
+    peer.output.on("data", (text: string) => {
       const parts = (this.pending + text).split("\n");
       this.pending = parts.pop()!;
       for (const line of parts) {
@@ -192,18 +204,49 @@ class StdioDriver implements Driver {
     });
   }
 
-  static async start(args: string[], env?: NodeJS.ProcessEnv): Promise<{ driver: StdioDriver; startMs: number }> {
+  /** A bridge (stretto-proxy, mcp-remote, supergateway) as a process; the host is on its stdio. */
+  static spawn(args: string[], env?: NodeJS.ProcessEnv): Promise<{ driver: LineDriver; startMs: number }> {
     const t0 = performance.now();
-    const d = new StdioDriver(spawnTracked(args, env));
+    const child = spawnTracked(args, env);
+    const peer: LinePeer = {
+      input: child.stdin,
+      output: child.stdout,
+      close: () =>
+        new Promise((r) => {
+          child.once("exit", () => r());
+          child.stdin.end();
+          setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+        }),
+    };
+    return LineDriver.begin(peer, t0);
+  }
+
+  /** The proxy's HTTP transport in this process: no stdio, no bus, the host on its input and output. */
+  static inProcess(url: string): Promise<{ driver: LineDriver; startMs: number }> {
+    const t0 = performance.now();
+    const upstream = new HttpUpstream({ url, report: (m) => process.stderr.write(`transport: ${m}\n`) });
+    const peer: LinePeer = {
+      input: upstream.input,
+      output: upstream.output,
+      close: async () => {
+        upstream.input.end();
+        await upstream.exited;
+      },
+    };
+    return LineDriver.begin(peer, t0);
+  }
+
+  private static async begin(peer: LinePeer, t0: number): Promise<{ driver: LineDriver; startMs: number }> {
+    const d = new LineDriver(peer);
     await d.send([0], [INITIALIZE(0)]);
     const startMs = performance.now() - t0;
-    d.child.stdin.write(`${INITIALIZED}\n`);
+    peer.input.write(`${INITIALIZED}\n`);
     return { driver: d, startMs };
   }
 
   private send(ids: number[], lines: string[]): Promise<void> {
     const answered = Promise.all(ids.map((id) => new Promise<void>((r) => this.waiting.set(id, r))));
-    this.child.stdin.write(`${lines.join("\n")}\n`);
+    this.peer.input.write(`${lines.join("\n")}\n`);
     return answered.then(() => undefined);
   }
 
@@ -216,11 +259,7 @@ class StdioDriver implements Driver {
   }
 
   close(): Promise<void> {
-    return new Promise((r) => {
-      this.child.once("exit", () => r());
-      this.child.stdin.end();
-      setTimeout(() => this.child.kill("SIGKILL"), 10_000).unref();
-    });
+    return this.peer.close();
   }
 }
 
@@ -238,13 +277,14 @@ const CONFIGS: Config[] = [
     name: "stretto-proxy",
     share: 1,
     start: (url) =>
-      StdioDriver.start([...(options.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", options.profile]), PROXY, "--upstream", url]),
+      LineDriver.spawn([...(options.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", options.profile]), PROXY, "--upstream", url]),
   },
+  { name: "transport in-process", share: 1, start: (url) => LineDriver.inProcess(url) },
   {
     name: "mcp-remote",
     share: REMOTE_SHARE,
     start: (url) =>
-      StdioDriver.start([MCP_REMOTE, url, "--transport", "http-only", "--silent"], {
+      LineDriver.spawn([MCP_REMOTE, url, "--transport", "http-only", "--silent"], {
         ...process.env,
         MCP_REMOTE_CONFIG_DIR: join(tmp, "mcp-remote"),
       }),
@@ -252,7 +292,7 @@ const CONFIGS: Config[] = [
   {
     name: "supergateway",
     share: REMOTE_SHARE,
-    start: (url) => StdioDriver.start([SUPERGATEWAY, "--streamableHttp", url, "--outputTransport", "stdio", "--logLevel", "none"]),
+    start: (url) => LineDriver.spawn([SUPERGATEWAY, "--streamableHttp", url, "--outputTransport", "stdio", "--logLevel", "none"]),
   },
 ];
 
@@ -318,7 +358,7 @@ async function main(): Promise<void> {
       rate: median(f.msgsPerS),
     };
   });
-  const [floor, proxy, remote, gateway] = rows as [Row, Row, Row, Row];
+  const [floor, proxy, inProcess, remote, gateway] = rows as [Row, Row, Row, Row, Row];
   out();
   out(`${"configuration".padEnd(20)}${"start ms".padStart(10)}${"seq p50 µs".padStart(12)}${"seq p99 µs".padStart(12)}${"pipelined msg/s".padStart(17)}`);
   for (const r of rows) {
@@ -335,6 +375,7 @@ async function main(): Promise<void> {
   target("--upstream seq p50 / direct node:http", p50, p50 <= TARGET.p50, `≤ ${TARGET.p50}`);
   target("--upstream throughput / mcp-remote", vsRemote, vsRemote >= TARGET.vsRemote, `≥ ${TARGET.vsRemote}`);
   out();
+  out(`the HTTP transport in-process (no stdio, no bus) / direct node:http: seq p50 ×${(inProcess.p50 / floor.p50).toFixed(2)}, throughput ×${(inProcess.rate / floor.rate).toFixed(2)}`);
   for (const [other, r] of [["direct node:http", floor], ["mcp-remote", remote], ["supergateway", gateway]] as const) {
     out(`stretto-proxy / ${other}: throughput ×${(proxy.rate / r.rate).toFixed(2)}, seq p50 ×${(proxy.p50 / r.p50).toFixed(2)}, p99 ×${(proxy.p99 / r.p99).toFixed(2)}, start ×${(proxy.start / r.start).toFixed(2)}`);
   }
