@@ -52,6 +52,14 @@ const COMMAND_PAGES: Readonly<Record<string, string>> = {
   init: "init.md",
   doctor: "doctor.md",
   completions: "completions.md",
+  audit: "audit-drift.md#stretto-audit",
+  drift: "audit-drift.md#stretto-drift",
+  stage: "staging.md#stretto-stage",
+  "flow-commit": "staging.md#flow-commit-flow-rollback-flow-log",
+  "flow-rollback": "staging.md#flow-commit-flow-rollback-flow-log",
+  "flow-log": "staging.md#flow-commit-flow-rollback-flow-log",
+  "export-answers": "staging.md#export-answers-and-import-answers",
+  "import-answers": "staging.md#export-answers-and-import-answers",
 };
 
 /** Runs a built binary and returns what it printed on stdout; anything but exit 0 is an error. */
