@@ -2,11 +2,14 @@
  * Every mode behind `--listen` runs per session through the same proxy core as on stdio:
  * here `--guards` (a refused call never reaches the server, in each session) and
  * `--upstream` (an HTTP host in front of an HTTP server, each host session with its own
- * upstream session, the server's own messages on the host's GET stream). `--record` and
+ * upstream session, the server's own messages on the host's GET stream), and `--flow` (the
+ * same lookups appended as on stdio, the flow log beside the session's log). `--record` and
  * `--commit` are covered in listen.spec.ts.
  */
 import assert from "node:assert/strict";
 import { DEMO, NODE, cleanTemp, killAll, readLogLines, sessionLogs, start, tempDir } from "../helpers/processes.js";
+import { existsSync } from "node:fs";
+import { APPENDIX, flowFlags, requireFixture } from "../e2e/flow-support.js";
 import { events, JSON_ONLY, Listening, openStream, SSE } from "./support.js";
 
 const cancel = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "cancel_pending_order", arguments: { order_id: "#W1a", reason: "found it cheaper" } } });
@@ -35,6 +38,24 @@ describe("listen: every mode behind it", function () {
       assert.ok(entries.some((e) => e.from === "proxy" && e.message?.id === 2), "the proxy answered the call");
       assert.ok(!entries.some((e) => e.from === "server" && e.message?.id === 2), "the server never saw it");
     }
+  });
+
+  it("--flow serves each session the same lookups as over stdio, its flow log beside the session's log", async function () {
+    requireFixture(this);
+    const dir = tempDir();
+    const proxy = await Listening.start([...flowFlags(dir), "--", NODE, DEMO, "--world", "retail"]);
+    const sid = await proxy.open();
+    const r = await proxy.post(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "find_user_id_by_email", arguments: { email: "c7@example.com" } } },
+      { ...JSON_ONLY, "Mcp-Session-Id": sid },
+    );
+    const items = (JSON.parse(r.body) as { result: { content: Array<{ text: string }> } }).result.content.map((c) => c.text);
+    assert.equal(items[0], "user_7");
+    assert.ok(items[1]!.startsWith(`${APPENDIX}\n\nget_user_details {"user_id":"user_7"}:\n`), items[1]);
+    assert.equal(await proxy.stop(), 0);
+    const [log] = sessionLogs(dir);
+    assert.match(log!, /-1\.jsonl$/);
+    assert.ok(existsSync(log!.replace(/\.jsonl$/, ".flow.jsonl")));
   });
 
   it("--upstream: each host session has its own upstream session, and the server's own messages reach the GET stream", async function () {
