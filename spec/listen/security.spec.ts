@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { DEMO, NODE, cleanTemp, killAll, readLogLines, sessionLogs, tempDir } from "../helpers/processes.js";
 import { INIT, JSON_ONLY, Listening, refusal, SSE } from "./support.js";
 
@@ -93,6 +94,8 @@ describe("listen: security", function () {
     // While it holds its request open, the session is served.
     await stillServed("during-loris");
     assert.equal(await loris, 408);
+    // One that never finishes its headers is cut off too.
+    assert.equal(await slowHeaders(proxy), "HTTP/1.1 408 Request Timeout");
     await stillServed("after-loris");
   });
 
@@ -170,5 +173,16 @@ function slowLoris(proxy: Listening, sid: string): Promise<number> {
     });
     req.on("error", reject);
     req.write('{"jsonrpc":"2.0",');
+  });
+}
+
+/** A request whose headers never end: the status line it gets before the proxy hangs up. */
+function slowHeaders(proxy: Listening): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let got = "";
+    const socket = connect(proxy.port, "127.0.0.1", () => socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${proxy.port}\r\n`));
+    socket.on("data", (d: Buffer) => (got += d.toString("latin1")));
+    socket.on("close", () => resolve(got.split("\r\n")[0] ?? ""));
+    socket.on("error", reject);
   });
 }

@@ -53,10 +53,13 @@ export class ListenServer {
   /** Binds, or fails with `listening on {addr}: …`. */
   static async open(options: ListenOptions): Promise<ListenServer> {
     if (options.token === undefined && !isLoopback(options.address.host)) throw new Error(needsTokenText(options.address));
-    const server = createServer();
-    // A client that never finishes its headers is cut off too.
-    server.headersTimeout = Math.min(options.bodyDeadlineMs, 60_000);
-    server.requestTimeout = 0;
+    // A client that never finishes its headers is cut off too, checked every second (node's
+    // default looks every 30 s); the body has a deadline of its own (body.ts).
+    const server = createServer({
+      headersTimeout: Math.min(options.bodyDeadlineMs, 60_000),
+      requestTimeout: 0,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, options.bodyDeadlineMs / 2)),
+    });
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err) => reject(new Error(`listening on ${options.address.family === 6 ? `[${options.address.host}]` : options.address.host}:${options.address.port}: ${err.message}`)));
       server.listen(options.address.port, options.address.host, () => resolve());
