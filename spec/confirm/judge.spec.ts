@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { ConfirmJudge, confirmRequest, exchangeOf, eventsBeforeCall, type JudgeSettings } from "../../lib/guards/confirm/index.js";
+import { ConfirmJudge, SeenSoFar, addRecordLists, confirmRequest, exchangeOf, proposalCheck, proposalCheckOn, type JudgeSettings, type RecordOf, type SeenBefore } from "../../lib/guards/confirm/index.js";
 import { MockOracle, replayOracle, requestKey } from "../../lib/oracle/index.js";
 import type { EpisodeEvent } from "../../lib/trace/episode-types.js";
 import { MODEL, cacheDir, seed, seedYes } from "./seed.js";
@@ -29,6 +29,16 @@ function canonical(v: unknown): string {
     return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
   }
   return JSON.stringify(v);
+}
+
+/** What the judge reads after `events`, kept as the proxy keeps it. */
+function seen(events: readonly EpisodeEvent[]): SeenBefore {
+  const so = new SeenSoFar();
+  for (const e of events) {
+    so.apply(e);
+    if (e.kind === "assistant") for (const c of e.calls) so.addCall(c.id);
+  }
+  return so.before(undefined);
 }
 
 function judgeWith(settings: Partial<JudgeSettings> & Pick<JudgeSettings, "oracle">, said: string[] = []): ConfirmJudge {
@@ -90,11 +100,37 @@ describe("confirmation judge: the exchange", () => {
     assert.deepEqual(exchangeOf([agent("Hello!")]), { proposal: "", customer: "" }, "the customer never spoke");
     assert.deepEqual(exchangeOf([agent("Shall I?"), agent("  "), user("Yes.")]), { proposal: "Shall I?", customer: "Yes." }, "blank text is not what the agent said");
   });
+});
 
-  it("ends before the turn that holds the call", () => {
-    const events = [...EVENTS, call("9", "cancel_pending_order", CANCEL), user("Also cancel #W7b.")];
-    assert.deepEqual(eventsBeforeCall(events, "9"), EVENTS);
-    assert.deepEqual(eventsBeforeCall(events, "nope"), events);
+describe("confirmation judge: what it reads, kept one event at a time", () => {
+  const event = fc.oneof(
+    fc.constantFrom("Yes.", "Cancel #W1a please", "No").map(user),
+    fc.constantFrom("Shall I cancel #W1a?", "  ", "Done.").map(agent),
+    fc.constantFrom('["#W1a","#W1b"]', '{"orders":["#W2a","#W2b"]}', "user_1").map((content): EpisodeEvent => ({ kind: "tool_result", call_id: "r", name: "get_user_details", error: false, content })),
+    fc.nat(1000).map((n) => call(`c${n}`, "cancel_pending_order", { order_id: "#W1a" })),
+  );
+  it("gives at each call what the plain definitions give on the events before its turn", () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 30 }), (events) => {
+        const so = new SeenSoFar();
+        const ids = new Set<string>();
+        for (const e of events) {
+          so.apply(e);
+          if (e.kind === "assistant") for (const c of e.calls) if (!ids.has(c.id)) (ids.add(c.id), so.addCall(c.id));
+        }
+        for (const id of ids) {
+          const before = events.slice(0, events.findIndex((e) => e.kind === "assistant" && e.calls.some((c) => c.id === id)));
+          const view = so.before(id);
+          assert.deepEqual(view.exchange, exchangeOf(before));
+          const args = { order_id: "#W1b" };
+          assert.deepEqual(proposalCheckOn(view.lists, view.exchange, args), proposalCheck(before, exchangeOf(before), args));
+          const plain: RecordOf[][] = [];
+          for (const e of before) addRecordLists(e, plain);
+          assert.deepEqual(view.lists, plain);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
@@ -115,7 +151,7 @@ describe("confirmation judge: answers and decisions", () => {
   });
 
   it("passes a write answered 0.92 and logs the answer and its key", async () => {
-    const j = await judgeWith({ oracle: replayOracle(dir) }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+    const j = await judgeWith({ oracle: replayOracle(dir) }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
     assert.equal(j.refusal, undefined);
     assert.deepEqual(j.line, {
       tool: "cancel_pending_order",
@@ -138,14 +174,14 @@ describe("confirmation judge: answers and decisions", () => {
     const exchange = exchangeOf(events);
     assert.equal(exchange.proposal, "Done.");
     await seedYes(dir, exchange, w7b.tool, w7b.arguments, 0.15);
-    const enforce = await judgeWith({ oracle: replayOracle(dir) }).judge(w7b, events, false);
+    const enforce = await judgeWith({ oracle: replayOracle(dir) }).judge(w7b, seen(events), false);
     assert.equal(
       enforce.refusal,
       "the customer has not explicitly agreed to this exact change (confirmation judge: p_yes 0.15); describe the change and ask the customer to confirm it first",
     );
     assert.equal(enforce.line.fails, true);
     assert.equal(enforce.line.word_list, false);
-    const log = await judgeWith({ oracle: replayOracle(dir), mode: "log" }).judge(w7b, events, false);
+    const log = await judgeWith({ oracle: replayOracle(dir), mode: "log" }).judge(w7b, seen(events), false);
     assert.equal(log.refusal, undefined);
     assert.equal(log.line.fails, true);
     assert.equal(log.line.enforced, false);
@@ -153,24 +189,24 @@ describe("confirmation judge: answers and decisions", () => {
 
   it("holds the threshold strictly: 0.5 passes at 0.5, fails at 0.6", async () => {
     const events = [agent("Shall I?"), user("Fine.")];
-    const at = await judgeWith({ oracle: replayOracle(dir) }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, events, true);
+    const at = await judgeWith({ oracle: replayOracle(dir) }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(events), true);
     assert.equal(at.line.fails, false);
-    const above = await judgeWith({ oracle: replayOracle(dir), threshold: 0.6 }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, events, true);
+    const above = await judgeWith({ oracle: replayOracle(dir), threshold: 0.6 }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(events), true);
     assert.equal(above.refusal?.includes("(confirmation judge: p_yes 0.50)"), true);
   });
 
   it("refuses nothing when it cannot answer: a cache miss, an answer that is no yes/no; each said once", async () => {
     const said: string[] = [];
     const judge = judgeWith({ oracle: replayOracle(dir) }, said);
-    const miss1 = await judge.judge({ tool: "cancel_pending_order", arguments: { order_id: "#W1a", reason: "x" } }, EVENTS, true);
-    const miss2 = await judge.judge({ tool: "cancel_pending_order", arguments: { order_id: "#W2a", reason: "x" } }, EVENTS, true);
+    const miss1 = await judge.judge({ tool: "cancel_pending_order", arguments: { order_id: "#W1a", reason: "x" } }, seen(EVENTS), true);
+    const miss2 = await judge.judge({ tool: "cancel_pending_order", arguments: { order_id: "#W2a", reason: "x" } }, seen(EVENTS), true);
     for (const m of [miss1, miss2]) {
       assert.equal(m.refusal, undefined);
       assert.match(m.line.error!, /^replay cache miss for request [0-9a-f]{64}$/);
       assert.equal(m.line.unknown, true);
       assert.equal(m.line.fails, false);
     }
-    const choice = await judge.judge({ tool: "cancel_pending_order", arguments: CANCEL }, [agent("Choose"), user("Hmm")], true);
+    const choice = await judge.judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen([agent("Choose"), user("Hmm")]), true);
     assert.equal(choice.line.error, "no yes/no answer to confirmed");
     assert.equal(choice.line.unknown, true);
     assert.equal(choice.refusal, undefined);
@@ -180,13 +216,13 @@ describe("confirmation judge: answers and decisions", () => {
   });
 
   it("fails a write on a counted second answer, and only logs a shadowed one", async () => {
-    const counted = await judgeWith({ oracle: replayOracle(dir), second: "proposed" }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+    const counted = await judgeWith({ oracle: replayOracle(dir), second: "proposed" }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
     assert.match(counted.refusal!, /\(confirmation judge: p_second 0\.10\)/);
     assert.equal(counted.line.p_yes, 0.92);
     assert.equal(counted.line.p_second, 0.1);
     assert.match(counted.line.second_key!, /^[0-9a-f]{64}$/);
     assert.equal(counted.line.second_shadow, undefined);
-    const shadowed = await judgeWith({ oracle: replayOracle(dir), second: "proposed", secondShadow: true }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+    const shadowed = await judgeWith({ oracle: replayOracle(dir), second: "proposed", secondShadow: true }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
     assert.equal(shadowed.refusal, undefined);
     assert.equal(shadowed.line.second_shadow, true);
     assert.equal(shadowed.line.p_second, 0.1);
@@ -197,14 +233,14 @@ describe("confirmation judge: answers and decisions", () => {
   it("stops at the session's question budget: the rest is skipped, unknown, and refuses nothing", async () => {
     const said: string[] = [];
     const judge = judgeWith({ oracle: replayOracle(dir), second: "proposed", questions: 1 }, said);
-    const j = await judge.judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+    const j = await judge.judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
     assert.equal(j.line.p_yes, 0.92);
     assert.equal(j.line.skipped, "the session's question budget is spent");
     assert.match(j.line.second_key!, /^[0-9a-f]{64}$/, "the key is set before the budget is checked");
     assert.equal(j.line.p_second, undefined);
     assert.equal(j.line.unknown, true);
     assert.equal(j.refusal, undefined);
-    const next = await judge.judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+    const next = await judge.judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
     assert.equal(next.line.p_yes, undefined);
     assert.deepEqual(said, ["the confirmation judge could not answer: the session's question budget is spent"]);
   });
@@ -212,12 +248,12 @@ describe("confirmation judge: answers and decisions", () => {
   it("with the mock (0.25 for every question) fails at 0.5 on both, and passes at 0.2", async () => {
     const mock = new MockOracle({ noul: 0.25 });
     for (const second of ["described", "proposed"] as const) {
-      const j = await judgeWith({ oracle: mock, second }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+      const j = await judgeWith({ oracle: mock, second }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
       assert.equal(j.line.p_yes, 0.25);
       assert.equal(j.line.p_second, 0.25);
       assert.match(j.refusal!, /\(confirmation judge: p_yes 0\.25, p_second 0\.25\)/);
     }
-    const low = await judgeWith({ oracle: mock, threshold: 0.2 }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, EVENTS, true);
+    const low = await judgeWith({ oracle: mock, threshold: 0.2 }).judge({ tool: "cancel_pending_order", arguments: CANCEL }, seen(EVENTS), true);
     assert.equal(low.line.p_second, undefined);
     assert.equal(low.line.fails, false);
   });

@@ -16,7 +16,7 @@ import { errorText } from "../../util/error-text.js";
 import { Facts } from "../facts.js";
 import type { Rule } from "../rule.js";
 import { confirmation } from "../word-list.js";
-import { exchangeOf } from "./exchange.js";
+import { SeenSoFar } from "./seen-so-far.js";
 import { CONFIRMED, type SecondQuestion } from "./questions.js";
 import { confirmRequest } from "./request.js";
 
@@ -91,13 +91,14 @@ export class ConfirmCollector {
     const toolError = new Map<string, boolean>();
     for (const e of ep.events) if (e.kind === "tool_result") toolError.set(e.call_id, e.error);
     const facts = new Facts();
-    ep.events.forEach((e, i) => {
+    const seen = new SeenSoFar();
+    for (const e of ep.events) {
       if (e.kind === "assistant") {
+        // What came before the call's turn: text in the turn itself does not count for its calls.
+        const exchange = seen.before(undefined).exchange;
         for (const c of e.calls) {
           const tool = this.toolName(c.name);
           if (!tools.has(tool)) continue;
-          // What came before the call's turn: text in the turn itself does not count for its calls.
-          const exchange = exchangeOf(ep.events.slice(0, i));
           const first = confirmRequest(this.model, exchange, { tool, arguments: c.arguments }, CONFIRMED);
           const key = requestKey(first);
           this.questions.set(key, first);
@@ -121,7 +122,8 @@ export class ConfirmCollector {
         }
       }
       facts.apply(e.kind === "assistant" ? { ...e, calls: e.calls.map((c) => ({ ...c, name: this.toolName(c.name) })) } : e);
-    });
+      seen.apply(e);
+    }
     return true;
   }
 

@@ -22,12 +22,3 @@ export function exchangeOf(events: Iterable<EpisodeEvent>): Exchange {
   }
   return out;
 }
-
-/** The events before the turn that holds call `callId` (all of them when no turn holds it). */
-export function eventsBeforeCall(events: readonly EpisodeEvent[], callId: string): readonly EpisodeEvent[] {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.kind === "assistant" && e.calls.some((c) => c.id === callId)) return events.slice(0, i);
-  }
-  return events;
-}

@@ -3,9 +3,10 @@
  * key, the exchange it is asked about, the model-free proposal check, and the judge itself.
  */
 export { CONFIRMED, QUESTIONS, SECOND_QUESTIONS, type QuestionId, type SecondQuestion } from "./questions.js";
-export { exchangeOf, eventsBeforeCall, type Exchange } from "./exchange.js";
+export { exchangeOf, type Exchange } from "./exchange.js";
 export { confirmRequest, firstChars, lastChars, CUSTOMER_CHARS, PROPOSAL_CHARS, type JudgedCall } from "./request.js";
-export { proposalCheck, recordLists, scalars, stated, type Flagged, type RecordOf } from "./proposal-check.js";
+export { addRecordLists, proposalCheck, proposalCheckOn, recordLists, scalars, stated, type Flagged, type RecordOf } from "./proposal-check.js";
+export { SeenSoFar, type SeenBefore } from "./seen-so-far.js";
 export {
   BUDGET_SPENT,
   ConfirmJudge,

@@ -8,13 +8,12 @@
  */
 import { requestKey } from "../../oracle/cache.js";
 import { noul, type JsonValue, type Oracle } from "../../oracle/oracle.js";
-import type { EpisodeEvent } from "../../trace/episode-types.js";
 import type { Json } from "../../trace/json.js";
 import { errorText } from "../../util/error-text.js";
-import { exchangeOf } from "./exchange.js";
-import { proposalCheck, type Flagged } from "./proposal-check.js";
+import { proposalCheckOn, type Flagged } from "./proposal-check.js";
 import { CONFIRMED, type QuestionId, type SecondQuestion } from "./questions.js";
 import { confirmRequest, type JudgedCall } from "./request.js";
+import type { SeenBefore } from "./seen-so-far.js";
 
 export type JudgeMode = "log" | "enforce";
 export const JUDGE_MODES: readonly JudgeMode[] = ["log", "enforce"];
@@ -89,20 +88,20 @@ export class ConfirmJudge {
   }
 
   /**
-   * Judges `call`, made after `events` (the session before the call's turn), whose word
-   * list verdict was `wordList`.
+   * Judges `call`, made after what `seen` holds (the session before the call's turn), whose
+   * word list verdict was `wordList`.
    */
-  async judge(call: { tool: string; arguments: Json }, events: readonly EpisodeEvent[], wordList: boolean): Promise<Judgment> {
+  async judge(call: { tool: string; arguments: Json }, seen: SeenBefore, wordList: boolean): Promise<Judgment> {
     const started = this.now();
     const s = this.settings;
-    const exchange = exchangeOf(events);
+    const exchange = seen.exchange;
     const judged: JudgedCall = { tool: call.tool, arguments: call.arguments };
     const line: ConfirmLine = {
       tool: call.tool,
       arguments: judged.arguments,
       word_list: wordList,
       enforced: s.mode === "enforce",
-      proposal_check: proposalCheck(events, exchange, call.arguments),
+      proposal_check: proposalCheckOn(seen.lists, exchange, call.arguments),
       fails: false,
       unknown: false,
       ms: 0,

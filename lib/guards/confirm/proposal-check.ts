@@ -24,18 +24,26 @@ export interface RecordOf {
 
 /** What the check flags in `args`, after `events` (the session before the call). */
 export function proposalCheck(events: Iterable<EpisodeEvent>, exchange: Exchange, args: Json): Flagged[] {
-  if (!isObject(args)) return [];
   const lists: RecordOf[][] = [];
-  for (const e of events) {
-    if (e.kind !== "tool_result" || e.error) continue;
-    let value: Json;
-    try {
-      value = JSON.parse(e.content) as Json;
-    } catch {
-      continue;
-    }
-    recordLists(value, lists);
+  for (const e of events) addRecordLists(e, lists);
+  return proposalCheckOn(lists, exchange, args);
+}
+
+/** The record lists a successful tool result adds (its content parsed as JSON), appended to `lists`. */
+export function addRecordLists(e: EpisodeEvent, lists: RecordOf[][]): void {
+  if (e.kind !== "tool_result" || e.error) return;
+  let value: Json;
+  try {
+    value = JSON.parse(e.content) as Json;
+  } catch {
+    return;
   }
+  recordLists(value, lists);
+}
+
+/** What the check flags in `args`, given the record lists looked up before the call (oldest first). */
+export function proposalCheckOn(lists: readonly RecordOf[][], exchange: Exchange, args: Json): Flagged[] {
+  if (!isObject(args)) return [];
   const proposal = exchange.proposal.toLowerCase();
   const customer = exchange.customer.toLowerCase();
   const passed = new Set<string>();

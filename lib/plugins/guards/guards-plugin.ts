@@ -4,7 +4,7 @@ import { EventCursor } from "../../guards/event-cursor.js";
 import { guardsFor } from "../../guards/domains.js";
 import type { Json } from "../../trace/json.js";
 import { isObject } from "../../util/is-object.js";
-import { eventsBeforeCall } from "../../guards/confirm/exchange.js";
+import { SeenSoFar } from "../../guards/confirm/seen-so-far.js";
 import type { ConfirmJudge } from "../../guards/confirm/judge.js";
 import type { ConfirmLogSink } from "./confirm-log.js";
 
@@ -39,11 +39,19 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     const confirmLog = judge === undefined ? undefined : options.confirmLog?.(session);
     const confirmedTools = new Set(guards.rules.filter((r) => r.id.endsWith(".confirmed")).flatMap((r) => r.tools));
     const cursor = new EventCursor(() => session.episode());
+    // What the judge reads, kept beside the guards' facts (only when there is a judge).
+    const seen = judge === undefined ? undefined : new SeenSoFar();
     const sync = () => {
       session.service(CONVERSATION)?.readContext();
       cursor.forEachNew(
-        (e) => guards.facts.apply(e),
-        (c) => guards.facts.addCall(c),
+        (e) => {
+          guards.facts.apply(e);
+          seen?.apply(e);
+        },
+        (c) => {
+          guards.facts.addCall(c);
+          seen?.addCall(c.id);
+        },
       );
     };
     const check = (name: string, args: unknown): Decision => {
@@ -58,11 +66,9 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     const verdictOn = (name: string, args: unknown, callId: string | undefined): CallVerdict | Promise<CallVerdict> => {
       const d = check(name, args);
       if (d.refused) return { refused: true, reason: d.reason! };
-      if (judge === undefined || !confirmedTools.has(name)) return { refused: false };
+      if (judge === undefined || seen === undefined || !confirmedTools.has(name)) return { refused: false };
       const wordList = d.verdicts.filter((v) => v.rule.endsWith(".confirmed")).every((v) => v.verdict.verdict === "pass");
-      const events = session.episode().events;
-      const before = callId === undefined ? events : eventsBeforeCall(events, callId);
-      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, before, wordList).then((j) => {
+      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, seen.before(callId), wordList).then((j) => {
         confirmLog?.write(j.line);
         return j.refusal === undefined ? { refused: false } : { refused: true, reason: j.refusal };
       });
