@@ -206,7 +206,8 @@ describe("stretto-proxy --confirm-judge", () => {
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /^error: the following required arguments were not provided: --context <FILE>$/m);
 
-    const { host, dir, context } = judgedProxy(["--confirm-judge", "enforce", "--oracle-cache", tempDir()]);
+    const home = tempDir();
+    const { host, context } = judgedProxy(["--confirm-judge", "enforce", "--oracle-cache", tempDir(), "--confirm-log", "~/judged-{session}.jsonl"], { HOME: home, STRETTO_SESSION: "task-9" });
     await host.start();
     say(context, "user", "Hi, I'm c7@example.com.");
     await host.call(3, "find_user_id_by_email", { email: "c7@example.com" });
@@ -219,7 +220,8 @@ describe("stretto-proxy --confirm-judge", () => {
     assert.equal(await host.end(), 0);
     assert.equal(host.stderr.match(/TYPESAFE_API_KEY is not set/g)?.length, 1, host.stderr);
     assert.match(host.stderr, /^stretto-proxy: the System-One model has no key: TYPESAFE_API_KEY is not set$/m);
-    const lines = confirmLines(dir);
+    // --confirm-log with ~ and {session} (the host session): the judgments go there, not beside the session log.
+    const lines = readFileSync(join(home, "judged-task-9.jsonl"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Line);
     assert.deepEqual(lines.map((l) => [l["error"], l["unknown"], l["fails"]]), [["TYPESAFE_API_KEY is not set", true, false], ["TYPESAFE_API_KEY is not set", true, false]]);
   });
 
