@@ -35,8 +35,7 @@ export function flowOption(args: ParsedArgs, usage: string): string {
 /** Runs a stage step: a refusal or a file that cannot be read or written is one line on stderr, exit 1. */
 export async function staging(io: Io, step: () => Promise<string | undefined>): Promise<number> {
   try {
-    const md = step();
-    const text = await md;
+    const text = await step();
     if (text !== undefined) {
       const out = new TextOut(io.stdout);
       await out.write(text);
