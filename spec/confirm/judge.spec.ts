@@ -116,7 +116,12 @@ describe("confirmation judge: what it reads, kept one event at a time", () => {
         const ids = new Set<string>();
         for (const e of events) {
           so.apply(e);
-          if (e.kind === "assistant") for (const c of e.calls) if (!ids.has(c.id)) (ids.add(c.id), so.addCall(c.id));
+          if (e.kind !== "assistant") continue;
+          for (const c of e.calls) {
+            if (ids.has(c.id)) continue;
+            ids.add(c.id);
+            so.addCall(c.id);
+          }
         }
         for (const id of ids) {
           const before = events.slice(0, events.findIndex((e) => e.kind === "assistant" && e.calls.some((c) => c.id === id)));

@@ -30,8 +30,8 @@ describe("proposal check", () => {
 
   it("finds record lists of any shape, and reads scalars as text", () => {
     assert.equal(recordLists([["A1", 20], { x: [{ id: "B1" }, { id: "B2" }] }, true] as never).length, 3);
-    assert.deepEqual([...scalars({ a: 5, b: [2.5, " X "], c: true, d: null } as never, new Set())], ["5", "2.5", "x"]);
-    assert.deepEqual(proposalCheck([], { proposal: "", customer: "" }, "#W1" as never), [], "arguments that are no object: nothing checked");
+    assert.deepEqual([...scalars({ a: 5, b: [2.5, " X "], c: true, d: null }, new Set())], ["5", "2.5", "x"]);
+    assert.deepEqual(proposalCheck([], { proposal: "", customer: "" }, "#W1"), [], "arguments that are no object: nothing checked");
     assert.deepEqual(proposalCheck([result({ orders: ["abc", "def"] })], { proposal: "", customer: "def" }, { order_id: "abc" }), [], "values without a digit are not checked");
   });
 
