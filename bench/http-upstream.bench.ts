@@ -175,6 +175,9 @@ class FloorDriver implements Driver {
   }
 }
 
+/** Bridges being closed by the run (their exit is expected). */
+const closing = new WeakSet<ChildProcessWithoutNullStreams>();
+
 /** Where a host's lines go and its answers come from, and how that ends. */
 interface LinePeer {
   input: Writable;
@@ -208,11 +211,19 @@ class LineDriver implements Driver {
   static spawn(args: string[], env?: NodeJS.ProcessEnv): Promise<{ driver: LineDriver; startMs: number }> {
     const t0 = performance.now();
     const child = spawnTracked(args, env);
+    // A bridge that dies with answers outstanding would leave the run waiting for ever.
+    child.once("exit", (code, signal) => {
+      if (!closing.has(child)) {
+        process.stderr.write(`http-upstream bench: ${args[0]} exited (${code ?? signal}) before the run was done\n`);
+        process.exit(1);
+      }
+    });
     const peer: LinePeer = {
       input: child.stdin,
       output: child.stdout,
       close: () =>
         new Promise((r) => {
+          closing.add(child);
           child.once("exit", () => r());
           child.stdin.end();
           setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
