@@ -6,19 +6,18 @@
  * answers), and counted beside the word list by whether the tool accepted it and whether the
  * episode succeeded.
  */
-import { writeFile } from "node:fs/promises";
 import { ConfirmCollector, askAll, confirmAudits, confirmJson, confirmMarkdown, type SecondQuestion } from "../../guards/confirm/index.js";
 import { GUARD_DOMAINS, rulesFor } from "../../guards/index.js";
 import { makeOracle } from "../../oracle/make-oracle.js";
 import { defaultModel, type OracleKind } from "../../oracle/oracle.js";
 import { folderEpisodes, unqualified } from "../../trace/index.js";
-import { osErrorText } from "../../util/os-errors.js";
 import { InvalidValue } from "../args.js";
 import { float } from "../flow-values.js";
 import { ORACLE_CACHE } from "./audited-flow.js";
-import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";
+import { EXIT_OK, EXIT_UNREADABLE, UsageError, say, type Command, type Io, type ParsedArgs } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
+import { ReportWriteError, writeReportTexts } from "./report-files.js";
 import { readTau2Results } from "./tau2-results.js";
 
 const USAGE = "stretto confirm (--sessions DIR | --tau2-results FILE)... [--domain NAME] [--oracle ORACLE] [--oracle-cache DIR] [--threshold P] [--second-question described|proposed] [--examples N] [--json FILE] [--out FILE]";
@@ -130,23 +129,14 @@ async function confirm(args: ParsedArgs, io: Io): Promise<number> {
   for (const [reason, n] of answers.unanswered) say(io, `${n} question${n === 1 ? "" : "s"} went unanswered: ${reason}`);
 
   const audits = confirmAudits(collector, answers, threshold, examples);
-  const json = args.options.get("--json");
-  if (json !== undefined && !(await write(io, json, confirmJson(audits, collector.writes)))) return EXIT_UNREADABLE;
   const md = confirmMarkdown(audits, { threshold, model, ...(second === undefined ? {} : { second }) });
-  const out = args.options.get("--out");
-  if (out !== undefined) return (await write(io, out, md)) ? EXIT_OK : EXIT_UNREADABLE;
-  const text = new TextOut(io.stdout);
-  await text.write(md);
-  await text.flush();
+  try {
+    await writeReportTexts(io, args.options, md, confirmJson(audits, collector.writes));
+  } catch (e) {
+    if (!(e instanceof ReportWriteError)) throw e;
+    say(io, e.message);
+    return EXIT_UNREADABLE;
+  }
   return EXIT_OK;
 }
 
-async function write(io: Io, path: string, text: string): Promise<boolean> {
-  try {
-    await writeFile(path, text);
-    return true;
-  } catch (e) {
-    say(io, `writing ${path}: ${osErrorText(e)}`);
-    return false;
-  }
-}

@@ -6,13 +6,12 @@
  * episodes, in failed ones, and writes the tool refused. A log does not know whether its
  * task succeeded, so its episodes count as failed; a τ²-bench results file does.
  */
-import { writeFile } from "node:fs/promises";
 import { LogReadError, folderEpisodes, unqualified } from "../../trace/index.js";
-import { osErrorText } from "../../util/os-errors.js";
 import { Auditor, auditJson, auditMarkdown, guardsSetupError, rulesFor } from "../../guards/index.js";
-import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, checkHelpLine, parseArgs, say, type Command, type Io } from "./command.js";
+import { EXIT_OK, EXIT_UNREADABLE, UsageError, checkHelpLine, parseArgs, say, type Command, type Io } from "./command.js";
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 import { QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
+import { ReportWriteError, writeReportTexts } from "./report-files.js";
 import { readTau2Results } from "./tau2-results.js";
 
 export const guardsCommand: Command = {
@@ -93,25 +92,14 @@ async function audit(options: ReadonlyMap<string, string>, io: Io, strict: boole
   }
   const audits = [auditor.finish()];
 
-  const json = options.get("--json");
-  if (json !== undefined && !(await write(io, json, auditJson(audits)))) return EXIT_UNREADABLE;
-  const md = auditMarkdown(audits);
-  const out = options.get("--out");
-  if (out !== undefined) return (await write(io, out, md)) ? EXIT_OK : EXIT_UNREADABLE;
-  const text = new TextOut(io.stdout);
-  await text.write(md);
-  await text.flush();
-  return EXIT_OK;
-}
-
-async function write(io: Io, path: string, text: string): Promise<boolean> {
   try {
-    await writeFile(path, text);
-    return true;
+    await writeReportTexts(io, options, auditMarkdown(audits), auditJson(audits));
   } catch (e) {
-    say(io, `writing ${path}: ${osErrorText(e)}`);
-    return false;
+    if (!(e instanceof ReportWriteError)) throw e;
+    say(io, e.message);
+    return EXIT_UNREADABLE;
   }
+  return EXIT_OK;
 }
 
 function processIo(): Io {

@@ -23,14 +23,22 @@ export async function writeReportFile(path: string, text: string): Promise<void>
 
 /** The Markdown to `--out` or stdout, and `json` (pretty) to `--json` when given. */
 export async function writeReports(io: Io, args: ParsedArgs, markdown: string, json: unknown): Promise<void> {
-  const out = args.options.get("--out");
-  const jsonPath = args.options.get("--json");
-  if (out === undefined) {
-    const text = new TextOut(io.stdout);
-    await text.write(markdown);
-    await text.flush();
-  } else {
+  await writeReportTexts(io, args.options, markdown, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/**
+ * The JSON text to `--json` when given (first, so a path that cannot be written fails before
+ * anything is printed), then the Markdown to `--out` or stdout.
+ */
+export async function writeReportTexts(io: Io, options: ReadonlyMap<string, string>, markdown: string, jsonText: string): Promise<void> {
+  const jsonPath = options.get("--json");
+  if (jsonPath !== undefined) await writeReportFile(jsonPath, jsonText);
+  const out = options.get("--out");
+  if (out !== undefined) {
     await writeReportFile(out, markdown);
+    return;
   }
-  if (jsonPath !== undefined) await writeReportFile(jsonPath, `${JSON.stringify(json, null, 2)}\n`);
+  const text = new TextOut(io.stdout);
+  await text.write(markdown);
+  await text.flush();
 }

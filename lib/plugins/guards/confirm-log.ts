@@ -4,10 +4,8 @@
  * stderr says why once. It is created 0600 and never written through a symlink planted at
  * its path: the lines quote what the customer said.
  */
-import { closeSync, writeSync } from "node:fs";
 import type { ConfirmLine } from "../../guards/confirm/index.js";
-import { osErrorText } from "../../util/os-errors.js";
-import { openToAppend } from "../../util/safe-open.js";
+import { AppendLog } from "../../util/append-log.js";
 import { sortedJson } from "../../util/sorted-json.js";
 
 /** Where the judge's lines go. */
@@ -16,35 +14,20 @@ export interface ConfirmLogSink {
   close?(): void;
 }
 
+/** The confirm log file: `confirmation log {path}: {why}` when it cannot be opened. */
 export class ConfirmLogFile implements ConfirmLogSink {
-  private constructor(private fd: number | undefined) {}
+  private constructor(private readonly log: AppendLog) {}
 
-  /** Opens `path` to append to; undefined (after `say`ing `confirmation log {path}: {e}`) when it cannot be opened. */
   static open(path: string, say: (message: string) => void): ConfirmLogFile | undefined {
-    try {
-      return new ConfirmLogFile(openToAppend(path));
-    } catch (err) {
-      say(`confirmation log ${path}: ${osErrorText(err)}`);
-      return undefined;
-    }
+    const log = AppendLog.open("confirmation log", path, say);
+    return log === undefined ? undefined : new ConfirmLogFile(log);
   }
 
   write(line: ConfirmLine): void {
-    if (this.fd === undefined) return;
-    try {
-      writeSync(this.fd, `${sortedJson(line)}\n`);
-    } catch {
-      // A full disk or a file-size limit: the judge goes on without its log.
-    }
+    this.log.write(sortedJson(line));
   }
 
   close(): void {
-    if (this.fd === undefined) return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // nothing to do
-    }
-    this.fd = undefined;
+    this.log.close();
   }
 }
