@@ -11,9 +11,9 @@ import { fixed } from "../../review/numbers.js";
 import { EXIT_OK, EXIT_UNREADABLE, say, UsageError, type Command, type Io, type ParsedArgs } from "./command.js";
 import { DECIDER_OPTIONS, ORACLE_CACHE, ScoreError, scoredFlow } from "./audited-flow.js";
 import { STRICT_FLAG } from "./folder-report.js";
-import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
+import { QUIET_FLAG, QUIET_HELP } from "./progress.js";
 import { ReportWriteError, writeReports } from "./report-files.js";
-import { EPISODE_HELP, EPISODE_OPTIONS, episodeSource } from "./scored-episodes.js";
+import { EPISODE_HELP, EPISODE_OPTIONS, episodeSource, episodesWithProgress } from "./scored-episodes.js";
 
 const USAGE = "stretto audit --flow FILE (--sessions DIR | --results FILE)... [options]";
 
@@ -57,17 +57,9 @@ async function audit(args: ParsedArgs, io: Io): Promise<number> {
     const domain = flow.manifest.domain;
     const source = await episodeSource(io, args, domain, USAGE);
     if (!args.lists.has("--sessions") && !args.lists.has("--results")) throw new ScoreError(`no episodes to audit: pass --sessions or --results for ${domain}`);
-    const progress = new ProgressLine(io, { quiet: quiet(args) });
-    progress.start(source.total);
-    let done = 0;
-    const episodes = async function* () {
-      for await (const ep of source.episodes()) {
-        yield ep;
-        progress.update("auditing sessions", ++done, source.total);
-      }
-    };
-    const report = await auditFlow(flow, episodes(), { decider, ...(oracle === undefined ? {} : { oracle }) });
-    progress.done();
+    const read = episodesWithProgress(io, args, source, "auditing sessions");
+    const report = await auditFlow(flow, read.episodes, { decider, ...(oracle === undefined ? {} : { oracle }) });
+    read.done();
     await writeReports(io, args, auditMarkdown(flow, report), report);
     say(io, `audited ${report.decisions} decisions in ${report.episodes} episodes in ${fixed((performance.now() - started) / 1000, 1)} s`);
     return EXIT_OK;

@@ -8,9 +8,9 @@ import { LogReadError } from "../../trace/index.js";
 import { EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, say, UsageError, type Command, type Io, type ParsedArgs } from "./command.js";
 import { DECIDER_OPTIONS, ORACLE_CACHE, ScoreError, scoredFlow } from "./audited-flow.js";
 import { STRICT_FLAG } from "./folder-report.js";
-import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
+import { QUIET_FLAG, QUIET_HELP } from "./progress.js";
 import { ReportWriteError, writeReports } from "./report-files.js";
-import { EPISODE_HELP, EPISODE_OPTIONS, episodeSource } from "./scored-episodes.js";
+import { EPISODE_HELP, EPISODE_OPTIONS, episodeSource, episodesWithProgress } from "./scored-episodes.js";
 
 const USAGE = "stretto drift --flow FILE (--sessions DIR | --results FILE)... [options]";
 
@@ -70,17 +70,9 @@ async function driftRun(args: ParsedArgs, io: Io): Promise<number> {
   try {
     const { flow, decider, oracle } = scoredFlow(io, args, USAGE, () => "habit", "watch it");
     const source = await episodeSource(io, args, flow.manifest.domain, USAGE);
-    const progress = new ProgressLine(io, { quiet: quiet(args) });
-    progress.start(source.total);
-    let done = 0;
-    const episodes = async function* () {
-      for await (const ep of source.episodes()) {
-        yield ep;
-        progress.update("scoring sessions", ++done, source.total);
-      }
-    };
-    const result = await drift(flow, episodes(), { decider, hazard, window, threshold, ...(oracle === undefined ? {} : { oracle }) });
-    progress.done();
+    const read = episodesWithProgress(io, args, source, "scoring sessions");
+    const result = await drift(flow, read.episodes, { decider, hazard, window, threshold, ...(oracle === undefined ? {} : { oracle }) });
+    read.done();
     await writeReports(io, args, driftMarkdown(result), result);
     if (!result.sounding) return EXIT_OK;
     say(io, "the agent changed; the flow may no longer fit");

@@ -15,7 +15,7 @@ import { osErrorText } from "../../util/os-errors.js";
 import { describeJsonSyntaxError } from "../../util/json-syntax-error.js";
 import { UsageError, type Io, type ParsedArgs } from "./command.js";
 import { STRICT_FLAG, planWithProgress } from "./folder-report.js";
-import { quiet } from "./progress.js";
+import { ProgressLine, quiet } from "./progress.js";
 import { readTau2Results } from "./tau2-results.js";
 
 export const EPISODE_OPTIONS = ["--sessions", "--results", "--tau2"];
@@ -86,4 +86,21 @@ export async function episodeSource(io: Io, args: ParsedArgs, domain: string, us
       for (const folder of folders) for await (const s of folderSessions(folder)) yield s.episode;
     },
   };
+}
+
+/**
+ * The source's episodes, one at a time, with a progress line on stderr (`{label} n/total`,
+ * nothing with `--quiet`); call `done()` once they have all been read.
+ */
+export function episodesWithProgress(io: Io, args: ParsedArgs, source: EpisodeSource, label: string): { episodes: AsyncIterable<Episode>; done: () => void } {
+  const progress = new ProgressLine(io, { quiet: quiet(args) });
+  progress.start(source.total);
+  let read = 0;
+  const episodes = async function* () {
+    for await (const ep of source.episodes()) {
+      yield ep;
+      progress.update(label, ++read, source.total);
+    }
+  };
+  return { episodes: episodes(), done: () => progress.done() };
 }
