@@ -88,7 +88,9 @@ function overallHelp(): string {
     "  -h, --help     Print help (also after a command).",
     "  -V, --version  Print the version.",
     "",
-    "Exit status: 0 on success, 1 when a log or folder cannot be read, 2 on a usage error.",
+    "Exit status: 0 on success; 1 when the command failed (a log or folder cannot be read; flow-diff:",
+    "a change needs review; doctor: a problem found; drift: the agent changed); 2 on a usage error",
+    "(flow-diff and drift: any error).",
   ].join("\n");
 }
 
