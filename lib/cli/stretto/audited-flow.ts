@@ -3,13 +3,11 @@
  * `--decider`, else the command's default; the oracle the arbiter asks.
  */
 import { DECIDERS, type DeciderName } from "../../flow/decide/types.js";
-import { readFileSync } from "node:fs";
-import { FlowLoadError, parseFlow } from "../../flow/ir/load-flow.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { isOracleKind, makeOracle } from "../../oracle/make-oracle.js";
 import type { Oracle } from "../../oracle/oracle.js";
-import { osErrorText } from "../../util/os-errors.js";
 import { say, UsageError, type Io, type ParsedArgs } from "./command.js";
+import { readFlow as readReviewedFlow, ReviewError } from "./flow-file.js";
 
 export const DECIDER_OPTIONS = ["--decider", "--oracle", "--oracle-cache"];
 export const ORACLE_CACHE = ".oracle-cache";
@@ -25,18 +23,12 @@ export interface Scored {
   oracle?: Oracle;
 }
 
-/** The flow at `path`: `reading {path}: {error}` when it cannot be read, `{path}: {why}` when it is no flow. */
+/** The flow at `path`, read as flow-show reads it; a file that is no flow is a ScoreError saying why. */
 export function readFlow(path: string): Flow {
-  let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    return readReviewedFlow(path);
   } catch (e) {
-    throw new ScoreError(`reading ${path}: ${osErrorText(e)}`);
-  }
-  try {
-    return parseFlow(text);
-  } catch (e) {
-    if (e instanceof FlowLoadError) throw new ScoreError(`${path}: ${e.message}`);
+    if (e instanceof ReviewError) throw new ScoreError(e.message);
     throw e;
   }
 }
