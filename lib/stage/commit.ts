@@ -5,24 +5,13 @@
  * first, as a version `found` in place, so nothing committed is ever lost.
  */
 import { existsSync } from "node:fs";
-import type { Flow } from "../flow/ir/flow-types.js";
-import { FlowLoadError, parseFlow } from "../flow/ir/load-flow.js";
 import { diffFlows } from "../review/index.js";
-import { StageError, StageRefusal, stagePaths, writeWhole, type StagePaths } from "./files.js";
+import { StageRefusal, stagePaths, writeWhole, type StagePaths } from "./files.js";
 import { readState, type Comparison, type Counts } from "./state.js";
-import { readRecord, readText, versionFlowPath, versionNumbers, writeVersion, type Evidence, type VersionRecord } from "./versions.js";
+import { flowOf, readRecord, readText, versionFlowPath, versionNumbers, writeVersion, type Evidence, type VersionRecord } from "./versions.js";
 
 /** The tolerance and threshold a version's changes are listed at, as `stretto flow-diff` lists them by default. */
 const DIFF = { tolerance: 0.05, threshold: 0.3 };
-
-function flowOf(path: string, text: string): Flow {
-  try {
-    return parseFlow(text);
-  } catch (e) {
-    if (e instanceof FlowLoadError) throw new StageError(`${path}: ${e.message}`);
-    throw e;
-  }
-}
 
 /** The changes from one flow's text to another's, each as `flow-diff` words it. */
 export function changesBetween(oldText: string, newText: string, oldPath: string, newPath: string): string[] {

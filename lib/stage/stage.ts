@@ -10,13 +10,12 @@ import { existsSync } from "node:fs";
 import type { DeciderName } from "../flow/decide/index.js";
 import type { Flow } from "../flow/ir/flow-types.js";
 import { flowText } from "../flow/ir/index.js";
-import { FlowLoadError, parseFlow } from "../flow/ir/load-flow.js";
 import type { Oracle } from "../oracle/oracle.js";
 import { emptyScoring, scoreSession, type SentSession } from "../promote/index.js";
 import { diffFlows, servedDecider } from "../review/index.js";
-import { StageError, StageRefusal, writeWhole, type StagePaths } from "./files.js";
+import { StageRefusal, writeWhole, type StagePaths } from "./files.js";
 import { readState, writeState, type Comparison, type Counts, type LedgerEntry, type Scored } from "./state.js";
-import { readText } from "./versions.js";
+import { flowOf, readText } from "./versions.js";
 
 export interface StageSettings {
   paths: StagePaths;
@@ -47,12 +46,7 @@ export interface StageResult {
 function loadIf(path: string): { flow: Flow; text: string } | undefined {
   if (!existsSync(path)) return undefined;
   const text = readText(path);
-  try {
-    return { flow: parseFlow(text), text };
-  } catch (e) {
-    if (e instanceof FlowLoadError) throw new StageError(`${path}: ${e.message}`);
-    throw e;
-  }
+  return { flow: flowOf(path, text), text };
 }
 
 const zero = (): Counts => ({ decisions: 0, lookups: 0, used: 0, served: 0 });

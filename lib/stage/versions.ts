@@ -5,6 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
+import type { Flow } from "../flow/ir/flow-types.js";
+import { FlowLoadError, parseFlow } from "../flow/ir/load-flow.js";
 import { osErrorText } from "../util/os-errors.js";
 import { StageError, writeWhole, type StagePaths } from "./files.js";
 
@@ -59,6 +61,16 @@ export function versionNumbers(paths: StagePaths): number[] {
 
 export function versionFlowPath(paths: StagePaths, n: number): string {
   return join(paths.history, `${n}.flow.json`);
+}
+
+/** The flow in `text`, read from `path`; a StageError `{path}: {why}` when it is no flow. */
+export function flowOf(path: string, text: string): Flow {
+  try {
+    return parseFlow(text);
+  } catch (e) {
+    if (e instanceof FlowLoadError) throw new StageError(`${path}: ${e.message}`);
+    throw e;
+  }
 }
 
 export function readText(path: string): string {
