@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { COMMANDS } from "../../lib/cli/stretto/commands.js";
+import type { Command } from "../../lib/cli/stretto/command.js";
+import { loadCommands } from "../../lib/cli/stretto/commands.js";
 import { DEMO, NODE, PROXY, STRETTO, cleanTemp, run, tempDir } from "../helpers/processes.js";
 import { inProcess } from "../init/init-helpers.js";
 
@@ -32,8 +33,10 @@ describe("stretto completions", function () {
   const scripts = new Map<string, string>();
   /** Each binary's options as its --help lists them; stretto's by command. */
   const helps = new Map<string, string[]>();
+  let COMMANDS: Command[] = [];
 
   before(async () => {
+    COMMANDS = await loadCommands();
     const bash = await run(NODE, [STRETTO, "completions", "bash"]);
     assert.equal(bash.code, 0, bash.stderr);
     scripts.set("bash", bash.stdout.toString("utf8"));

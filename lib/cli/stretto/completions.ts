@@ -17,7 +17,7 @@ const HELP: CompletedOption = { long: "help", short: "h", help: "Print help" };
 const VERSION: CompletedOption = { long: "version", short: "V", help: "Print version" };
 
 /** The command; `commands` is the table it completes, itself included, read when it runs. */
-export function completionsCommand(commands: () => readonly Command[]): Command {
+export function completionsCommand(commands: () => Promise<readonly Command[]>): Command {
   return {
     name: "completions",
     usage: USAGE,
@@ -34,7 +34,8 @@ export function completionsCommand(commands: () => readonly Command[]): Command 
     async run(args, io) {
       const shell = onePositional(this, args, "a shell (bash, zsh or fish)");
       if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`completions knows bash, zsh and fish, not ${shell}`, USAGE);
-      await new Promise<void>((done) => io.stdout.write(completionScript(shell as Shell, binaries(commands())), () => done()));
+      const table = await commands();
+      await new Promise<void>((done) => io.stdout.write(completionScript(shell as Shell, binaries(table)), () => done()));
       return EXIT_OK;
     },
   };

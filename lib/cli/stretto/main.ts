@@ -15,7 +15,7 @@ import {
   type Command,
   type Io,
 } from "./command.js";
-import { COMMANDS } from "./commands.js";
+import { COMMANDS, loadCommands } from "./commands.js";
 
 export const USAGE = "stretto <command> [arguments]";
 const TOP_OPTIONS = ["-h", "--help", "-V", "--version"];
@@ -44,14 +44,14 @@ async function dispatch(argv: readonly string[], io: Io, version: string): Promi
     // An unknown option is a usage error wherever it is, also after -h/-V.
     const unknown = rest.find((a) => a.startsWith("-") && !TOP_OPTIONS.includes(a));
     if (unknown !== undefined) throw new UsageError(`no option ${unknown}`, USAGE);
-    return print(io, first === "-h" || first === "--help" ? overallHelp() : `stretto ${version}`);
+    return print(io, first === "-h" || first === "--help" ? await overallHelp() : `stretto ${version}`);
   }
   if (first === "help") {
     if (rest.length > 1) throw new UsageError(`help takes one command, not ${rest.length}`, "stretto help [command]");
-    return print(io, rest[0] === undefined ? overallHelp() : commandHelp(find(rest[0])));
+    return print(io, rest[0] === undefined ? await overallHelp() : commandHelp(await find(rest[0])));
   }
   if (first.startsWith("-")) throw new UsageError(`no option ${first} before a command`, USAGE);
-  const command = find(first);
+  const command = await find(first);
   if (rest.includes("-h") || rest.includes("--help")) {
     checkHelpLine(command, rest);
     return print(io, commandHelp(command));
@@ -59,10 +59,10 @@ async function dispatch(argv: readonly string[], io: Io, version: string): Promi
   return command.run(parseArgs(command, rest), io);
 }
 
-function find(name: string): Command {
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) throw new UsageError(`no command named '${name}' (try 'stretto help')`, USAGE);
-  return command;
+async function find(name: string): Promise<Command> {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) throw new UsageError(`no command named '${name}' (try 'stretto help')`, USAGE);
+  return entry.load();
 }
 
 function print(io: Io, text: string): number {
@@ -70,7 +70,8 @@ function print(io: Io, text: string): number {
   return EXIT_OK;
 }
 
-function overallHelp(): string {
+async function overallHelp(): Promise<string> {
+  const commands = await loadCommands();
   // Long usages go on a line of their own, so the summaries stay in one column.
   const width = 18;
   const row = (left: string, right: string): string =>
@@ -81,7 +82,7 @@ function overallHelp(): string {
     `Usage: ${USAGE}`,
     "",
     "Commands:",
-    ...COMMANDS.map((c) => row(c.usage.slice("stretto ".length), c.summary)),
+    ...commands.map((c) => row(c.usage.slice("stretto ".length), c.summary)),
     row("help [command]", "Print this help, or a command's."),
     "",
     "Options:",
