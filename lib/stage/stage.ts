@@ -21,8 +21,8 @@ export interface StageSettings {
   paths: StagePaths;
   /** `--domain`: needed when there is no committed flow yet. */
   domain?: string;
-  /** Every session, in order (read once). */
-  sessions: AsyncIterable<SentSession>;
+  /** Every session of the domain, in order (read once). */
+  sessions: (domain: string) => AsyncIterable<SentSession>;
   /** Learns the staged flow from every session (as `learn --habit-only` would), its gate at `quantile` when asked. */
   relearn: (domain: string, gateQuantile?: { quantile: number; window: number }) => Promise<Flow>;
   /** The decider each flow is scored with; each flow's served one when absent. */
@@ -109,7 +109,7 @@ export async function stage(s: StageSettings): Promise<StageResult> {
   const known = new Set(state.sessions);
   let total = 0;
   let fresh = 0;
-  for await (const session of s.sessions) {
+  for await (const session of s.sessions(domain)) {
     total += 1;
     const id = session.episode.id;
     if (known.has(id)) continue;

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
-import { folderSessions } from "../../promote/index.js";
+import { episodeSessions, folderSessions, type SentSession } from "../../promote/index.js";
 import type { Episode } from "../../trace/episode-types.js";
 import type { Folder } from "../../trace/index.js";
 import { LogReadError } from "../../trace/index.js";
@@ -34,6 +34,17 @@ export interface EpisodeSource {
   total: number;
   /** Each episode, in order (read anew at each call). */
   episodes(): AsyncGenerator<Episode>;
+  /** The same, each with when its calls were sent (as promotion scores a session). */
+  sessions(): AsyncGenerator<SentSession>;
+  /** The folders planned from `--sessions`, in the order given. */
+  folders: readonly Folder[];
+  /** The results' episodes, read whole. */
+  results: readonly Episode[];
+}
+
+export interface SourceOptions {
+  /** Whether `--tau2` keeps only the checkout's test split of the results (default true). */
+  split?: boolean;
 }
 
 const splitSchema = {
@@ -64,12 +75,12 @@ export async function testSplit(checkout: string, domain: string): Promise<Set<s
 }
 
 /** The episodes the command line names, for a flow of `domain`. */
-export async function episodeSource(io: Io, args: ParsedArgs, domain: string, usage: string): Promise<EpisodeSource> {
+export async function episodeSource(io: Io, args: ParsedArgs, domain: string, usage: string, options: SourceOptions = {}): Promise<EpisodeSource> {
   const dirs = args.lists.get("--sessions") ?? [];
   const results = args.lists.get("--results") ?? [];
   const tau2 = args.options.get("--tau2");
   if (tau2 !== undefined && results.length === 0) throw new UsageError("--tau2 keeps the test split of --results: pass --results too", usage);
-  const split = tau2 === undefined ? undefined : await testSplit(tau2, domain);
+  const split = tau2 === undefined || options.split === false ? undefined : await testSplit(tau2, domain);
   const read: Episode[] = [];
   for (const path of results) {
     const r = await readTau2Results(path);
@@ -79,11 +90,17 @@ export async function episodeSource(io: Io, args: ParsedArgs, domain: string, us
   const folders: Folder[] = [];
   for (const dir of dirs) folders.push((await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args))).folder);
   const total = read.length + folders.reduce((n, f) => n + f.plan.sessions.length, 0);
+  async function* sessions(): AsyncGenerator<SentSession> {
+    yield* episodeSessions(read);
+    for (const folder of folders) yield* folderSessions(folder);
+  }
   return {
     total,
+    folders,
+    results: read,
+    sessions,
     async *episodes() {
-      yield* read;
-      for (const folder of folders) for await (const s of folderSessions(folder)) yield s.episode;
+      for await (const s of sessions()) yield s.episode;
     },
   };
 }

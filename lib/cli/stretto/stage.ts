@@ -1,26 +1,27 @@
 /**
- * `stretto stage --flow NAME.flow.json --sessions DIR`: learns the staged flow beside the
+ * `stretto stage --flow NAME.flow.json (--sessions DIR | --results FILE...)`: learns the staged flow beside the
  * committed one from every session, and compares the two on each session as it arrived
  * (docs/staging.md). `stretto flow-commit` then makes it the committed flow.
  */
 import { learnGate } from "../../audit/index.js";
 import { DECIDERS, type DeciderName } from "../../flow/decide/types.js";
-import { learnFromSessions, learnInput, LearnError, readFolderSessions, type SessionsOptions } from "../../learn/index.js";
+import { EpisodeStore, learnFromSessions, learnInput, LearnError, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
 import { isOracleKind, makeOracle } from "../../oracle/make-oracle.js";
 import { PER_CALL } from "../../plugins/flow/flow-plugin.js";
-import { folderSessions } from "../../promote/index.js";
-import { stage, stageMarkdown, stagePaths } from "../../stage/index.js";
+import { stage, stageMarkdown, stagePaths, StageRefusal } from "../../stage/index.js";
 import { VERSION } from "../../version.js";
 import { say, UsageError, type Command, type Io, type ParsedArgs } from "./command.js";
 import { ORACLE_CACHE } from "./audited-flow.js";
 import { staging } from "./flow-commit.js";
-import { STRICT_FLAG, planWithProgress } from "./folder-report.js";
+import { STRICT_FLAG } from "./folder-report.js";
 import { readManifestFile, readRewards } from "./learn-inputs.js";
-import { QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
+import { QUIET_FLAG, QUIET_HELP } from "./progress.js";
 import { ReportWriteError, writeReports } from "./report-files.js";
-import { LogReadError } from "../../trace/index.js";
+import { LogReadError, ManifestBuilder } from "../../trace/index.js";
+import { episodeSource, type EpisodeSource } from "./scored-episodes.js";
+import { tau2Manifest } from "./tau2-tools.js";
 
-const USAGE = "stretto stage --flow NAME.flow.json --sessions DIR [options]";
+const USAGE = "stretto stage --flow NAME.flow.json (--sessions DIR | --results FILE...) [options]";
 
 export const stageCommand: Command = {
   name: "stage",
@@ -37,10 +38,16 @@ export const stageCommand: Command = {
     "State: NAME.stage.json. FILE need not exist yet (then name the domain).",
     "",
     "  --flow FILE         The committed flow, NAME.flow.json (required).",
-    "  --sessions DIR      Session logs recorded by stretto-proxy (required).",
+    "  --sessions DIR      Session logs recorded by stretto-proxy (required unless --results).",
+    "  --results FILE      A τ²-bench results.json (repeatable) instead of --sessions: its",
+    "                      simulations of the domain as sessions, with their rewards.",
+    "  --tau2 DIR          With --results: the tools, from the checkout's",
+    "                      src/tau2/domains/DOMAIN/tools.py.",
     "  --domain NAME       The flow's domain, when there is no committed flow yet.",
-    "  --manifest FILE     The tool manifest instead of the tools the servers listed.",
-    "  --rewards FILE      JSON {session id: reward in [0, 1]}; others count as 1.",
+    "  --manifest FILE     The tool manifest instead of the tools the servers listed (or",
+    "                      --tau2's).",
+    "  --rewards FILE      JSON {session id: reward in [0, 1]}; others count as 1 (not with",
+    "                      --results).",
     "  --constants         Also learn arguments the agent always passed with one value.",
     "  --half-life H       Weigh a session by 0.5^(age/H).",
     "  --window N          How many of the latest sessions the report compares (default 50).",
@@ -54,7 +61,7 @@ export const stageCommand: Command = {
     "  --strict            Fail on a file in DIR that is no session log.",
     QUIET_HELP,
   ].join("\n"),
-  valueOptions: ["--flow", "--sessions", "--domain", "--manifest", "--rewards", "--half-life", "--window", "--decider", "--threshold", "--per-call", "--oracle", "--oracle-cache", "--out", "--json"],
+  valueOptions: ["--flow", "--sessions", "--results", "--tau2", "--domain", "--manifest", "--rewards", "--half-life", "--window", "--decider", "--threshold", "--per-call", "--oracle", "--oracle-cache", "--out", "--json"],
   flagOptions: ["--constants", STRICT_FLAG, QUIET_FLAG],
   run: (args, io) => stageRun(args, io),
 };
@@ -67,12 +74,25 @@ function positive(args: ParsedArgs, name: string, fallback: number, whole: boole
   return x;
 }
 
+/** `--results` takes its rewards and sessions from the results files, so it stands alone. */
+function checkSources(args: ParsedArgs): void {
+  const results = args.lists.has("--results");
+  const given = (o: string) => args.lists.has(o);
+  if (results) {
+    const clash = ["--sessions", "--otel", "--rewards"].find(given);
+    if (clash !== undefined) throw new UsageError(`the argument '--results <FILE>' cannot be used with '${clash} <${clash === "--sessions" ? "DIR" : "FILE"}>'`, USAGE);
+  } else {
+    if (given("--tau2")) throw new UsageError("--tau2 reads the tools of --results: pass --results too", USAGE);
+    if (!given("--sessions")) throw new UsageError("--sessions DIR (or --results FILE) is required", USAGE);
+  }
+  if ((args.lists.get("--sessions") ?? []).length > 1) throw new UsageError("stage learns from one --sessions DIR", USAGE);
+}
+
 function stageRun(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`stage takes no positional arguments, not ${args.positionals.join(" ")}`, USAGE);
   const flowPath = args.options.get("--flow");
   if (flowPath === undefined) throw new UsageError("--flow FILE is required", USAGE);
-  const dir = args.options.get("--sessions");
-  if (dir === undefined) throw new UsageError("--sessions DIR is required", USAGE);
+  checkSources(args);
   const window = positive(args, "--window", 50, true);
   const threshold = positive(args, "--threshold", 0.3, false);
   const perCall = positive(args, "--per-call", PER_CALL, true);
@@ -86,20 +106,29 @@ function stageRun(args: ParsedArgs, io: Io): Promise<number> {
     const made = makeOracle({ kind, cache: args.options.get("--oracle-cache") ?? ORACLE_CACHE });
     const rewardsPath = args.options.get("--rewards");
     const manifestPath = args.options.get("--manifest");
+    const tau2 = args.options.get("--tau2");
     try {
+      if (args.lists.has("--results") && tau2 === undefined && manifestPath === undefined) throw new StageRefusal("--results needs --tau2, for the tools, or --manifest");
       const rewards = rewardsPath === undefined ? undefined : await readRewards(rewardsPath);
-      const manifest = manifestPath === undefined ? undefined : await readManifestFile(manifestPath);
-      const { folder } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
+      const given = manifestPath === undefined ? undefined : await readManifestFile(manifestPath);
+      // The stream is read once the domain is known (the committed flow's, or --domain).
+      let source: EpisodeSource | undefined;
+      const sourceOf = async (domain: string) => (source ??= await episodeSource(io, args, domain, USAGE, { split: false }));
       const domainGiven = args.options.get("--domain");
       const result = await stage({
         paths,
         ...(domainGiven === undefined ? {} : { domain: domainGiven }),
-        sessions: folderSessions(folder),
+        sessions: async function* (domain) {
+          yield* (await sourceOf(domain)).sessions();
+        },
         relearn: async (domain, gate) => {
-          const read = await readFolderSessions(folder);
+          const from = await sourceOf(domain);
+          const manifest = given ?? (tau2 === undefined ? undefined : await tau2Manifest(tau2, domain));
+          const read = await learnedSessions(from);
           const options: SessionsOptions = {
             domain,
-            ...(rewards === undefined ? {} : { rewards }),
+            // Results carry each simulation's reward.
+            ...(from.results.length > 0 ? { rewards: new Map(from.results.map((ep) => [ep.id, ep.reward])) } : rewards === undefined ? {} : { rewards }),
             agentOnly: false,
             ...(manifest === undefined ? {} : { manifest }),
             constants: args.flags.has("--constants"),
@@ -131,6 +160,18 @@ function stageRun(args: ParsedArgs, io: Io): Promise<number> {
     if (e instanceof StageFailed) return 1;
     throw e;
   });
+}
+
+/**
+ * What the learner reads of the source: the folder's sessions with their listings and
+ * contracts, or episodes read whole (results), which list no tools.
+ */
+async function learnedSessions(source: EpisodeSource): Promise<FolderSessions> {
+  const [folder] = source.folders;
+  if (folder !== undefined) return readFolderSessions(folder);
+  const episodes = new EpisodeStore();
+  for (const ep of source.results) episodes.add(ep);
+  return { episodes, listed: new ManifestBuilder(), contracts: new Map() };
 }
 
 /** A failure already said on stderr. */
