@@ -2,6 +2,7 @@
 SHELL := /bin/bash
 NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
+UI_STAMP := dist/console/.built
 
 .PHONY: all build check test demo demo-echo demo-procedure bench docs clean
 
@@ -16,12 +17,18 @@ $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(shell find lib spec bench fixtures 
 	chmod +x dist/lib/cli/*.js
 	touch $(BUILD_STAMP)
 
-build: $(BUILD_STAMP)
+# The console's UI (console/, Vue + Vite) into dist/console, which `stretto console` serves.
+$(UI_STAMP): $(NPM_STAMP) $(shell find console -type f -not -path '*/node_modules/*' 2>/dev/null)
+	npx vite build --config console/vite.config.ts --logLevel warn
+	touch $(UI_STAMP)
+
+build: $(BUILD_STAMP) $(UI_STAMP)
 
 # The layer rules (.dependency-cruiser.cjs) and the type-checked lint, then the specs.
 check: $(NPM_STAMP)
 	npx depcruise lib --config .dependency-cruiser.cjs
 	npx eslint lib
+	npx vue-tsc --noEmit -p console/tsconfig.json
 
 test: build check
 	npx mocha
