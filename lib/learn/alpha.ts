@@ -9,12 +9,13 @@
  * median comes from the posterior on a fine grid of log α: deterministic, and the true
  * median that a sampler only approaches.
  */
+import { logPosteriors, packedLogLik } from "./alpha-grid.js";
+import { PRIOR_SD } from "./alpha-prior.js";
 import { contextBefore } from "./context-before.js";
 import { CountTable, addAction } from "./count-table.js";
 import type { TrainingEpisode } from "./training-set.js";
 
-/** The prior's standard deviation on log α. */
-export const PRIOR_SD = 2;
+export { PRIOR_SD } from "./alpha-prior.js";
 /** The range of log α searched: wide enough that the prior leaves nothing beyond it (±7 sd). */
 const GRID_MIN = -14;
 const GRID_MAX = 14;
@@ -139,17 +140,8 @@ export type StepCountList = readonly StepCounts[] | PackedStepCounts;
 
 /** The prequential log-likelihood at `alpha` over `vocabSize` actions. */
 export function prequentialLogLik(steps: StepCountList, alpha: number, vocabSize: number): number {
+  if (steps instanceof PackedStepCounts) return packedLogLik(steps.values, steps.width, alpha, vocabSize);
   let sum = 0;
-  if (steps instanceof PackedStepCounts) {
-    const v = steps.values;
-    const width = steps.width;
-    for (let at = 0; at < v.length; at += width + 1) {
-      let p = 1 / vocabSize;
-      for (let k = 0; k < width; k += 2) p = (v[at + k]! + alpha * p) / (v[at + k + 1]! + alpha);
-      sum += v[at + width]! * Math.log(p);
-    }
-    return sum;
-  }
   for (const { counts, weight } of steps) {
     let p = 1 / vocabSize;
     for (let k = 0; k < counts.length; k += 2) p = (counts[k]! + alpha * p) / (counts[k + 1]! + alpha);
@@ -168,12 +160,17 @@ export function logPosterior(steps: StepCountList, logAlpha: number, vocabSize: 
  * interval where the posterior is not negligible (one coarse step beyond it each side);
  * a fine grid there gives the cumulative mass by the trapezoid rule, and the median is
  * interpolated where it crosses one half. With much data the posterior is narrow, so the
- * fine grid is fine indeed; and each point costs a pass over the merged step counts.
+ * fine grid is fine indeed; and each point costs a pass over the merged step counts, so
+ * with many steps the points are shared with a second thread (alpha-grid.ts).
  */
 export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): number {
+  const grid = (xs: number[]): number[] =>
+    steps instanceof PackedStepCounts
+      ? logPosteriors(steps.values, steps.width, vocabSize, xs)
+      : xs.map((x) => logPosterior(steps, x, vocabSize));
   const coarse = Math.round((GRID_MAX - GRID_MIN) / COARSE_STEP) + 1;
   const cx = Array.from({ length: coarse }, (_, i) => GRID_MIN + i * COARSE_STEP);
-  const clp = cx.map((x) => logPosterior(steps, x, vocabSize));
+  const clp = grid(cx);
   const peak = Math.max(...clp);
   const first = clp.findIndex((l) => l > peak - NEGLIGIBLE_NATS);
   const last = clp.length - 1 - [...clp].reverse().findIndex((l) => l > peak - NEGLIGIBLE_NATS);
@@ -181,7 +178,7 @@ export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): n
   const hi = cx[Math.min(coarse - 1, last + 1)]!;
   const step = (hi - lo) / (FINE_POINTS - 1);
   const xs = Array.from({ length: FINE_POINTS }, (_, i) => lo + i * step);
-  const lp = xs.map((x) => logPosterior(steps, x, vocabSize));
+  const lp = grid(xs);
   const top = Math.max(...lp);
   const dens = lp.map((l) => Math.exp(l - top));
   const cum = [0];

@@ -32,7 +32,7 @@ export {
 } from "./bind.js";
 export { atPath, findPaths, lowerScalars, namedValues, parseOutput, valueText, type Found } from "./json-path.js";
 export { MIN_MENTION, keyish, mentionedWithSiblings, mentions } from "./mentions.js";
-export { SessionReading, SessionView, type Output, type ParseOutput } from "./session.js";
+export { SessionReading, SessionView, type Output, type ParseOutput, type ParsedOutput } from "./session.js";
 export { MIN_SITE_VALUES, MIN_SOURCE_SHARE, atSite, eachPlace, sourceRules, type Source } from "./sources.js";
 export { learnListedTools, leftToTheAgent, withheld, type ListedTool, type ListedTools, type WithheldContext } from "./withheld.js";
 

@@ -11,7 +11,7 @@
  */
 import type { Episode, ToolCall } from "../../trace/index.js";
 import { isObject, type Json } from "../../trace/json.js";
-import { SessionReading, SessionView, pick, valueText } from "../../flow/bind/index.js";
+import { SessionReading, SessionView, lowerScalars, parseOutput, pick, valueText, type ParseOutput, type ParsedOutput } from "../../flow/bind/index.js";
 import type { Bindings, ToolKind, UsedCount } from "../../flow/ir/index.js";
 
 function passesAll(call: ToolCall, args: Record<string, Json>): boolean {
@@ -35,9 +35,27 @@ function laterCalls(ep: Episode, i: number, tool: string): ToolCall[] {
   return out;
 }
 
+/**
+ * Each distinct output of the episode parsed once, its paths walked once (`foundAt` keeps
+ * the walks), as the live session's reading does: `pick` runs after every result, and
+ * would otherwise walk every earlier output (and match the customer's text against what it
+ * found) again each time.
+ */
+function parseOnce(): ParseOutput {
+  const parsed = new Map<string, ParsedOutput>();
+  return (content) => {
+    let p = parsed.get(content);
+    if (p === undefined) {
+      const value = parseOutput(content);
+      parsed.set(content, (p = { value, scalars: lowerScalars(value), walks: new Map() }));
+    }
+    return p;
+  };
+}
+
 export function scorePicks(bindings: Bindings, ep: Episode, kinds: ReadonlyMap<string, ToolKind>): void {
   const tools = [...bindings.args.keys()];
-  const closed = new SessionReading();
+  const closed = new SessionReading(undefined, parseOnce());
   const counted = new Set<string>();
   ep.events.forEach((e, i) => {
     if (e.kind === "assistant") {
