@@ -6,22 +6,24 @@ import { makeDirs } from "../util/make-dirs.js";
 import { osErrorText } from "../util/os-errors.js";
 import { ProxyError } from "../util/proxy-error.js";
 import { createNew } from "../util/safe-open.js";
+import { ByteRing } from "./byte-ring.js";
+import { HandOverMemory, LINES, PIECE, type HandOverLine } from "./hand-over.js";
 import type { FromWriter, ToWriter } from "./record-messages.js";
+
+/** The memory shared with the writer thread for handing lines over (touched once, then reused). */
+const RING_BYTES = 8 * 1024 * 1024;
 
 export interface LogWriterOptions {
   /** Told once when recording stops early (a full disk, a lost file). */
   onStopped?: (message: string) => void;
 }
 
-export interface LogLine {
-  tMs: number;
-  from: Sender;
-  bytes: Buffer;
-  /** Log the line as `raw` text even if it is JSON: the proxy refused it as unreadable. */
-  raw?: boolean;
-  /** The end of a long line whose earlier pieces went ahead through `piece()`. */
-  continued?: boolean;
-}
+/**
+ * A line to log: its bytes in the pieces they were read in; `raw` to log it as `raw` text
+ * even if it is JSON (the proxy refused it as unreadable); `continued` when it ends a long
+ * line whose earlier pieces went ahead through `piece()`.
+ */
+export type LogLine = HandOverLine;
 
 /**
  * A session log on disk. Creating it is synchronous (the file exists, exclusively ours,
@@ -34,6 +36,8 @@ export interface LogLine {
  */
 export class LogWriter {
   private readonly worker: Worker;
+  private readonly ring = new ByteRing(RING_BYTES);
+  private readonly shared = new HandOverMemory(this.ring.shared);
   private stopped = false;
   private finished: Promise<void> | undefined;
 
@@ -43,7 +47,9 @@ export class LogWriter {
     header: object,
     private readonly options: LogWriterOptions,
   ) {
-    this.worker = new Worker(new URL("./record-worker.js", import.meta.url), { workerData: { fd, path } });
+    this.worker = new Worker(new URL("./record-worker.js", import.meta.url), {
+      workerData: { fd, path, ring: this.ring.shared, released: this.ring.released },
+    });
     this.worker.on("message", (m: FromWriter) => {
       if (m.kind === "stopped") this.stop(m.message);
     });
@@ -79,29 +85,10 @@ export class LogWriter {
     return new LogWriter(path, fd, header, options);
   }
 
-  /** Hands a batch of wire lines to the writer thread (copied once, then transferred). */
+  /** Hands a batch of wire lines to the writer thread (copied once, into the shared ring). */
   write(lines: readonly LogLine[]): void {
     if (this.stopped || this.finished || lines.length === 0) return;
-    let total = 0;
-    for (const l of lines) total += l.bytes.length;
-    const data = new Uint8Array(total);
-    const ends: number[] = [];
-    let off = 0;
-    for (const l of lines) {
-      data.set(l.bytes, off);
-      off += l.bytes.length;
-      ends.push(off);
-    }
-    const message: ToWriter = {
-      kind: "lines",
-      data: data.buffer,
-      ends,
-      times: lines.map((l) => l.tMs),
-      froms: lines.map((l) => l.from),
-      raw: lines.flatMap((l, i) => (l.raw ? [i] : [])),
-      continued: lines.flatMap((l, i) => (l.continued ? [i] : [])),
-    };
-    this.worker.postMessage(message, [data.buffer]);
+    this.handOver(LINES, lines);
   }
 
   /**
@@ -111,13 +98,26 @@ export class LogWriter {
    */
   piece(from: Sender, pieces: readonly Buffer[]): void {
     if (this.stopped || this.finished) return;
-    const data = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-    let off = 0;
-    for (const p of pieces) {
-      data.set(p, off);
-      off += p.length;
+    this.handOver(PIECE, [{ tMs: 0, from, parts: pieces }]);
+  }
+
+  /**
+   * Lays the lines out in the ring and posts where; when the writer thread is so far behind
+   * that the ring is full, in a buffer of their own, transferred.
+   */
+  private handOver(kind: number, lines: readonly HandOverLine[]): void {
+    let bytes = 0;
+    for (const l of lines) for (const p of l.parts) bytes += p.length;
+    const size = HandOverMemory.size(lines.length, bytes);
+    const at = this.ring.reserve(size);
+    if (at >= 0) {
+      this.shared.fill(at, kind, lines);
+      this.worker.postMessage(at);
+    } else {
+      const own = new HandOverMemory(new ArrayBuffer(size));
+      own.fill(0, kind, lines);
+      this.worker.postMessage(own.buffer, [own.buffer as ArrayBuffer]);
     }
-    this.worker.postMessage({ kind: "piece", from, data: data.buffer } satisfies ToWriter, [data.buffer]);
   }
 
   /** Writes out everything handed over, then closes the file. */

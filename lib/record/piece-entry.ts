@@ -38,21 +38,49 @@ export function classifyPieces(pieces: readonly Buffer[], forceRaw = false): Pie
 
 /** Whether the pieces are UTF-8 holding one JSON value that reads back. */
 function isMessage(body: readonly Buffer[]): boolean {
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const c = new MessageCheck();
+  for (const p of body) c.take(p);
+  return c.isMessage();
+}
+
+/**
+ * The `message` rules, taken a piece at a time as a long line arrives: UTF-8 (a fatal
+ * streaming decoder), one JSON value (stream-json's tokenizer) that reads back. The line's
+ * end (`\n`, `\r\n`) may be fed too: it is JSON whitespace and ASCII, so it changes nothing.
+ */
+export class MessageCheck {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   // Its declared type takes text only; flushing with `none` is how it is finished.
-  const tokens = jsonParser({ packValues: false }) as unknown as Tokenizer;
-  const check = new ReadsBackCheck();
-  try {
-    for (const slice of slices(body)) {
-      const text = decoder.decode(slice, { stream: true });
-      if (text.length > 0 && !check.take(tokens(text))) return false;
+  private readonly tokens = jsonParser({ packValues: false }) as unknown as Tokenizer;
+  private readonly check = new ReadsBackCheck();
+  private failed = false;
+
+  take(piece: Buffer): void {
+    if (this.failed) return;
+    try {
+      for (const slice of slices([piece])) {
+        const text = this.decoder.decode(slice, { stream: true });
+        if (text.length > 0 && !this.check.take(this.tokens(text))) {
+          this.failed = true;
+          return;
+        }
+      }
+    } catch {
+      // Not UTF-8, or not JSON.
+      this.failed = true;
     }
-    const rest = decoder.decode();
-    if (rest.length > 0 && !check.take(tokens(rest))) return false;
-    return check.take(tokens(none)) && check.done();
-  } catch {
-    // Not UTF-8, or not exactly one JSON value.
-    return false;
+  }
+
+  isMessage(): boolean {
+    if (this.failed) return false;
+    try {
+      const rest = this.decoder.decode();
+      if (rest.length > 0 && !this.check.take(this.tokens(rest))) return false;
+      return this.check.take(this.tokens(none)) && this.check.done();
+    } catch {
+      // Not UTF-8, or not exactly one JSON value.
+      return false;
+    }
   }
 }
 
@@ -189,13 +217,28 @@ function trimJsonSpace(pieces: readonly Buffer[]): Buffer[] {
  * points, so escaping each decoded piece and joining them equals escaping the whole.
  */
 function escapedText(body: readonly Buffer[]): Buffer[] {
-  const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  const escape = new TextEscape();
   const out: Buffer[] = [Buffer.from('"')];
-  const add = (text: string): void => {
-    if (text.length > 0) out.push(Buffer.from(JSON.stringify(text).slice(1, -1)));
-  };
-  for (const slice of slices(body)) add(decoder.decode(slice, { stream: true }));
-  add(decoder.decode());
-  out.push(Buffer.from('"'));
+  for (const p of body) out.push(...escape.take(p));
+  out.push(...escape.end(), Buffer.from('"'));
   return out;
+}
+
+/** `escapedText` a piece at a time: each call gives the escaped text (no quotes) of its bytes. */
+export class TextEscape {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+  take(piece: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    for (const slice of slices([piece])) out.push(...escaped(this.decoder.decode(slice, { stream: true })));
+    return out;
+  }
+
+  end(): Buffer[] {
+    return escaped(this.decoder.decode());
+  }
+}
+
+function escaped(text: string): Buffer[] {
+  return text.length > 0 ? [Buffer.from(JSON.stringify(text).slice(1, -1))] : [];
 }

@@ -1,13 +1,11 @@
-/** Messages between the proxy and its writer thread (record-worker.ts). */
+/**
+ * Messages between the proxy and its writer thread (record-worker.ts). Lines travel as a
+ * number (where their batch starts in the shared ring, byte-ring.ts) or, when the ring was
+ * full, as a transferred buffer holding the batch at offset 0; hand-over.ts lays both out.
+ */
 export type ToWriter =
-  /**
-   * A batch of lines: one transferred buffer, each line's end offset, time and sender, the
-   * indexes of lines to log as `raw` whatever they hold (lines the proxy refused), and the
-   * indexes of lines that end a long line whose earlier pieces came ahead (`piece`).
-   */
-  | { kind: "lines"; data: ArrayBuffer; ends: number[]; times: number[]; froms: string[]; raw: number[]; continued: number[] }
-  /** The next pieces of a long line from `from`, handed over before the line ends. */
-  | { kind: "piece"; from: string; data: ArrayBuffer }
+  | number
+  | ArrayBuffer
   /**
    * The header, written just before the first entries with what the host's first lines
    * say of the protocol era (or at the end, if no entry ever comes).

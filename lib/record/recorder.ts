@@ -56,27 +56,28 @@ export class Recorder implements RecordSink {
       return;
     }
     if (!held) {
-      this.line(f.from, f.tMs, f.bytes);
+      this.push(f.from, f.tMs, [f.bytes], false, false);
       return;
     }
     this.partial.delete(f.from);
     held.pieces.push(f.bytes);
-    this.push(f.from, f.tMs, Buffer.concat(held.pieces), false, held.sent);
+    // Not joined here: the pieces are copied once, straight into the hand-over.
+    this.push(f.from, f.tMs, held.pieces, false, held.sent);
   };
 
   /** Records one whole line (a wire line, or one the proxy composed). */
   line(from: Sender, tMs: number, bytes: Buffer, raw = false): void {
-    this.push(from, tMs, bytes, raw, false);
+    this.push(from, tMs, [bytes], raw, false);
   }
 
-  private push(from: Sender, tMs: number, bytes: Buffer, raw: boolean, continued: boolean): void {
+  private push(from: Sender, tMs: number, parts: readonly Buffer[], raw: boolean, continued: boolean): void {
     // Hand-off order is log order: never let a time go backwards down the file.
     this.lastT = Math.max(this.lastT, tMs);
-    const line: LogLine = { tMs: this.lastT, from, bytes };
+    const line: LogLine = { tMs: this.lastT, from, parts };
     if (raw) line.raw = true;
     if (continued) line.continued = true;
     this.queue.push(line);
-    this.queuedBytes += bytes.length;
+    for (const p of parts) this.queuedBytes += p.length;
     // Lines go to the writer thread in batches: every few milliseconds, or at once when
     // much is queued. A crash loses at most what is queued, as with any writer.
     if (this.queuedBytes >= BATCH_BYTES) {
@@ -93,7 +94,7 @@ export class Recorder implements RecordSink {
 
   /** Writes what is queued, then closes the log. */
   async finish(): Promise<void> {
-    for (const [from, arriving] of this.partial) this.push(from, this.lastT, Buffer.concat(arriving.pieces), false, arriving.sent);
+    for (const [from, arriving] of this.partial) this.push(from, this.lastT, arriving.pieces, false, arriving.sent);
     this.partial.clear();
     this.drain();
     await this.writer.finish();

@@ -1,0 +1,52 @@
+import { writeSync } from "node:fs";
+
+/** What is gathered before a write; a longer run of bytes is written from where it lies. */
+const STAGE_BYTES = 256 * 1024;
+
+/**
+ * The writer thread's way to the log: entries are gathered in one buffer, reused for the
+ * whole session, and written with one system call per batch; a long line's bytes go to the
+ * file straight from where they lie. Nothing is allocated per entry, and nothing large is
+ * ever allocated at all (fresh memory costs more to touch than to copy into).
+ */
+export class EntryOut {
+  private readonly stage = Buffer.allocUnsafe(STAGE_BYTES);
+  private used = 0;
+
+  constructor(private readonly fd: number) {}
+
+  /** Short ASCII text: an entry's head or tail. */
+  text(s: string): void {
+    if (this.used + s.length > STAGE_BYTES) this.flush();
+    this.used += this.stage.write(s, this.used, "latin1");
+  }
+
+  bytes(b: Uint8Array): void {
+    if (b.length > STAGE_BYTES / 4) {
+      this.flush();
+      writeAll(this.fd, b);
+      return;
+    }
+    if (this.used + b.length > STAGE_BYTES) this.flush();
+    this.stage.set(b, this.used);
+    this.used += b.length;
+  }
+
+  /** Writes what is gathered; an error (a full disk) is thrown to the caller. */
+  flush(): void {
+    if (this.used === 0) return;
+    const n = this.used;
+    this.used = 0;
+    writeAll(this.fd, this.stage.subarray(0, n));
+  }
+
+  /** Drops what is gathered: after a failed write nothing more goes to the file. */
+  drop(): void {
+    this.used = 0;
+  }
+}
+
+export function writeAll(fd: number, b: Uint8Array, position: number | null = null): void {
+  let off = 0;
+  while (off < b.length) off += writeSync(fd, b, off, b.length - off, position === null ? null : position + off);
+}
