@@ -35,6 +35,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "export-arbiter", load: async () => (await import("./export-arbiter.js")).exportArbiterCommand },
   { name: "init", load: async () => (await import("./init.js")).initCommand },
   { name: "doctor", load: async () => (await import("./doctor.js")).doctorCommand },
+  { name: "console", load: async () => (await import("./console.js")).consoleCommand },
   { name: "completions", load: async () => (await import("./completions.js")).completionsCommand(loadCommands) },
 ];
 
