@@ -5,7 +5,9 @@
  * entry ajv-checked, turns inferred) and compared with the floor: the same bytes split the
  * same way, each line only `JSON.parse`d. The same 1 M lines are also read as a folder of
  * 1 000 sessions, as `stretto episodes` reads one. Each measurement runs in a fresh child
- * process, so its peak RSS is its own; each is the median of three. Target: ≤ 2× the floor.
+ * process, so its peak RSS is its own; each is the median of three. Targets: `readEpisode`
+ * ≤ 1.5× the floor (wall), `folderEpisodes` ≤ 2×; each printed PASS or MISS. What the bench
+ * says about an episode (turns, calls) is counted after the clock stops.
  *
  *   node dist/bench/trace-read.bench.js [lines]      (default 1000000)
  */
@@ -18,7 +20,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { folderEpisodes, forEachLine, planFolder, readEpisode, streamLog, toolCalls } from "../lib/trace/index.js";
 
-const TARGET_RATIO = 2;
+/** `readEpisode` against the floor (the performance issue's target), and a folder read one episode at a time. */
+const TARGETS = { readEpisode: 1.5, folderEpisodes: 2 };
 const ROUNDS = 3;
 const FOLDER_SESSIONS = 1000;
 const self = fileURLToPath(import.meta.url);
@@ -42,6 +45,7 @@ async function measure(phase: Phase, path: string): Promise<Measurement> {
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   let detail = "";
+  let describe = (): string => detail;
   const parseAll = async (file: string): Promise<number> => {
     let values = 0;
     await forEachLine(file, (_n, text) => {
@@ -60,23 +64,19 @@ async function measure(phase: Phase, path: string): Promise<Measurement> {
     detail = `${entries} entries`;
   } else if (phase === "episode") {
     const ep = await readEpisode(path);
-    detail = `1 episode: ${ep.events.filter((e) => e.kind === "assistant").length} turns, ${toolCalls(ep).length} calls`;
+    describe = () => `1 episode: ${ep.events.filter((e) => e.kind === "assistant").length} turns, ${toolCalls(ep).length} calls`;
   } else {
     let episodes = 0;
     let calls = 0;
     for await (const ep of folderEpisodes(await planFolder(path))) {
       episodes++;
-      calls += toolCalls(ep).length;
+      for (const e of ep.events) if (e.kind === "assistant") calls += e.calls.length;
     }
     detail = `${episodes} episodes, ${calls} calls`;
   }
   const c = process.cpuUsage(c0);
-  return {
-    wallMs: Number(process.hrtime.bigint() - t0) / 1e6,
-    cpuMs: (c.user + c.system) / 1000,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
-    detail,
-  };
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  return { wallMs, cpuMs: (c.user + c.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024, detail: describe() };
 }
 
 async function runBench(wanted: number): Promise<void> {
@@ -137,7 +137,10 @@ async function runBench(wanted: number): Promise<void> {
       ["folderEpisodes", m("folder"), m("folder-floor")],
     ] as const) {
       const r = x.wallMs / floor.wallMs;
-      process.stdout.write(`${label}: ${r.toFixed(2)}× the floor (target ≤ ${TARGET_RATIO}×: ${r <= TARGET_RATIO ? "met" : "NOT met"})\n`);
+      const target = TARGETS[label];
+      process.stdout.write(
+        `${label}: ${r.toFixed(2)}× the floor, cpu ${(x.cpuMs / floor.cpuMs).toFixed(2)}× (target ≤ ${target}×: ${r <= target ? "PASS" : "MISS"})\n`,
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

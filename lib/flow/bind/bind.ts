@@ -168,13 +168,19 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
  * count). Needs at least two records read.
  */
 function describedRead(view: SessionView, tool: string, arg: string, picked: string, list: readonly string[], used: UsedValues): boolean {
+  const others = list.filter((u) => u !== picked && used.has(u));
+  if (others.length < 2) return false;
   const read: Set<string>[] = [];
-  for (const u of list) {
-    if (u === picked || !used.has(u)) continue;
+  for (const u of others) {
     const r = view.returned(tool, arg, u);
     if (r !== undefined) read.push(r);
   }
-  return read.some((r) => [...r].some((k) => view.gave(k) && read.some((other) => !other.has(k))));
+  if (read.length < 2) return false;
+  // A value some record lacks is asked about the customer; that question (a text search) is the costly one.
+  for (const r of read) {
+    for (const k of r) if (read.some((other) => !other.has(k)) && view.gave(k)) return true;
+  }
+  return false;
 }
 
 /**
