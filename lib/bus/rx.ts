@@ -19,3 +19,4 @@ export { concatMap } from "rxjs/internal/operators/concatMap";
 export { mergeMap } from "rxjs/internal/operators/mergeMap";
 export { distinctUntilChanged } from "rxjs/internal/operators/distinctUntilChanged";
 export type { Observer, OperatorFunction, ObservableInput } from "rxjs/internal/types";
+export type { Subscription } from "rxjs/internal/Subscription";

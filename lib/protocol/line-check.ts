@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:buffer";
 import { scanWire, type WirePart } from "./wire-scan.js";
+import { quickScan } from "./quick-scan.js";
 
 /** A message of a line that passed the check: its value, its exact text, its id as written. */
 export interface WireMessage {
@@ -38,7 +39,7 @@ const NUMBER = /^-?[0-9]/;
  * one) is a string or a number. What fails is read leniently only to find
  * ids to answer.
  */
-export function checkLine(line: Buffer): LineCheck {
+export function checkLine(line: Buffer, parsed?: unknown): LineCheck {
   const body = withoutLineEnd(line);
   if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return bad(-32700, "the line begins with a byte order mark", body);
   const cr = body.indexOf(CR);
@@ -46,6 +47,41 @@ export function checkLine(line: Buffer): LineCheck {
   if (!isUtf8(body)) return bad(-32700, "the line is not valid UTF-8", body);
   if (body.length > constants.MAX_STRING_LENGTH) return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
   const text = body.toString("utf8");
+  return quickCheck(text, parsed) ?? fullCheck(text);
+}
+
+/**
+ * The common case at the cost of one `JSON.parse` (or none, given the line's value already
+ * parsed) and one pass over the text: a clean line's verdict, or undefined for
+ * {@link fullCheck} to decide (and word) anything else.
+ */
+function quickCheck(text: string, parsed: unknown): LineCheck | undefined {
+  let value = parsed;
+  if (value === undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+  const scan = quickScan(text);
+  if (scan === undefined) return undefined;
+  const values = scan.batch ? (value as unknown[]) : [value];
+  if (values.length !== scan.parts.length) return undefined;
+  const messages: WireMessage[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const part = scan.parts[i]!;
+    const v = values[i] as Record<string, unknown>;
+    if (scan.mayBeUnreadable && unreadableValue(v) !== undefined) return undefined;
+    const m = messageOf(v, text.slice(part.offset, part.offset + part.length), part.idText);
+    if (typeof m === "string") return undefined;
+    messages.push(m);
+  }
+  return { ok: true, batch: scan.batch, messages };
+}
+
+/** The check by a strict scan of `text` (valid UTF-8, no BOM, no CR), saying what is wrong. */
+export function fullCheck(text: string): LineCheck {
   const scan = scanWire(text);
   const fail = (code: -32700 | -32600, why: string): LineCheck => ({
     ok: false,
@@ -87,7 +123,11 @@ function message(text: string, part: WirePart): WireMessage | string {
   }
   const unreadable = unreadableValue(value);
   if (unreadable !== undefined) return unreadable;
-  const idText = part.idTexts[0];
+  return messageOf(value, own, part.idTexts[0]);
+}
+
+/** The message `value` (read from `own`, its `id` written `idText`), or why it is not one. */
+function messageOf(value: Record<string, unknown>, own: string, idText: string | undefined): WireMessage | string {
   if (idText !== undefined && !isIdText(idText)) return `the id ${idText} is not a string or a number`;
   const method = value["method"];
   if (method !== undefined && typeof method !== "string") return "the method is not a string";

@@ -1,5 +1,5 @@
 import { CHECKED, ON_HANDLED, PARSED, frame as newFrame, type Frame } from "../frame.js";
-import { checkLine, type WireMessage } from "../../protocol/line-check.js";
+import { checkLine, type LineCheck, type WireMessage } from "../../protocol/line-check.js";
 import { toolResultLine } from "../../protocol/compose.js";
 import { mayHoldText } from "../../trace/json.js";
 import { isObject } from "../../util/is-object.js";
@@ -114,8 +114,23 @@ export type { WireMessage } from "../../protocol/line-check.js";
  * reads. In guard mode the bus has already checked every host line a plugin sees.
  */
 export function messagesOf(f: Frame): readonly WireMessage[] | undefined {
-  const check = (f[CHECKED] ??= checkLine(f.bytes));
+  const check = checkOf(f);
   return check.ok ? check.messages : undefined;
+}
+
+/**
+ * The strict check of a frame's line (`checkLine`), made at most once. The check and
+ * `jsonOf` share one parse: the check reads a value already parsed, and a line that passes
+ * keeps the value the check read for `jsonOf`.
+ */
+export function checkOf(f: Frame): LineCheck {
+  const known = f[CHECKED];
+  if (known !== undefined) return known;
+  const parsed = f[PARSED];
+  const check = checkLine(f.bytes, parsed === NOT_JSON ? undefined : parsed);
+  f[CHECKED] = check;
+  if (check.ok && parsed === undefined) f[PARSED] = check.batch ? check.messages.map((m) => m.value) : check.messages[0]!.value;
+  return check;
 }
 
 /**

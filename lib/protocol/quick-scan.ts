@@ -1,0 +1,166 @@
+/**
+ * The strict check's fast path: one pass over the text of a line that `JSON.parse` has
+ * already read, finding what `JSON.parse` cannot see (a key twice, the depth, where each
+ * message sits and how its `id` is written). It only has to say "clean" or "ask the full
+ * scan": text that parsed is JSON by the grammar the full scan also applies (same
+ * whitespace, escapes and numbers), so a clean answer here is the answer the full scan
+ * would give, and anything else goes to it.
+ */
+
+/** One message's place in the text and its first `id` as written. */
+export interface QuickPart {
+  readonly offset: number;
+  readonly length: number;
+  readonly idText: string | undefined;
+}
+
+export interface QuickScan {
+  readonly batch: boolean;
+  readonly parts: readonly QuickPart[];
+  /** Whether a value may be one a strict reader reads differently (a surrogate escape, a number past a double): walk it. */
+  readonly mayBeUnreadable: boolean;
+}
+
+/** Deeper than this, the full scan decides (its limit, with room for the batch). */
+const MAX_DEPTH = 100;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+interface OpenPart {
+  offset: number;
+  length: number;
+  idText: string | undefined;
+}
+
+/**
+ * Scans `text`, which `JSON.parse` accepted. Undefined when the full scan must decide: a key
+ * twice, a message that is not an object, an empty batch, deep nesting.
+ */
+export function quickScan(text: string): QuickScan | undefined {
+  const n = text.length;
+  let i = 0;
+  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  const batch = text.charCodeAt(i) === OPEN_BRACKET;
+  const messageDepth = batch ? 2 : 1;
+  const partDepth = messageDepth - 1;
+  const parts: OpenPart[] = [];
+  // Per open container: its keys so far (objects), or null (arrays).
+  const keys: Array<string[] | null> = [];
+  let expectKey = false;
+  let idNext = false;
+  let idStart = -1;
+  let idDepth = -1;
+  let mayBeUnreadable = false;
+  // Where the next backslash is (-1: none left), found again only once passed.
+  let backslash = text.indexOf("\\");
+
+  const valueStart = (at: number): void => {
+    if (keys.length === partDepth) parts.push({ offset: at, length: 0, idText: undefined });
+    if (idNext) {
+      idStart = at;
+      idDepth = keys.length;
+      idNext = false;
+    }
+  };
+  const valueEnd = (at: number): void => {
+    if (idStart !== -1 && idDepth === keys.length) {
+      const part = parts[parts.length - 1]!;
+      part.idText ??= text.slice(idStart, at);
+      idStart = -1;
+    }
+    if (keys.length === partDepth) parts[parts.length - 1]!.length = at - parts[parts.length - 1]!.offset;
+  };
+
+  if (batch) {
+    keys.push(null);
+    i++;
+  }
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const start = i;
+      let escaped = false;
+      // Most strings hold no escape: the closing quote is the next one.
+      const close = text.indexOf('"', i + 1);
+      if (backslash !== -1 && backslash < i) backslash = text.indexOf("\\", i);
+      if (backslash === -1 || backslash > close) i = close;
+      else {
+        for (i++; i < n; i++) {
+          const s = text.charCodeAt(i);
+          if (s === QUOTE) break;
+          if (s === BACKSLASH) {
+            escaped = true;
+            i++;
+            // \uD800–\uDFFF: half of a pair, or a lone surrogate a strict reader refuses.
+            if (text.charCodeAt(i) === 0x75 /* u */ && isSurrogateEscape(text, i + 1)) mayBeUnreadable = true;
+          }
+        }
+      }
+      const top = keys[keys.length - 1];
+      if (expectKey && top) {
+        const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+        if (top.includes(key)) return undefined;
+        top.push(key);
+        expectKey = false;
+        idNext = key === "id" && keys.length === messageDepth;
+      } else {
+        if (keys.length === partDepth) return undefined;
+        valueStart(start);
+        valueEnd(i + 1);
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      valueStart(i);
+      if (keys.length === partDepth && c !== OPEN_BRACE) return undefined;
+      keys.push(c === OPEN_BRACE ? [] : null);
+      if (keys.length > MAX_DEPTH) return undefined;
+      expectKey = c === OPEN_BRACE;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (keys.length === 1 && batch) break;
+      keys.pop();
+      valueEnd(i + 1);
+      expectKey = false;
+    } else if (c === COMMA) {
+      expectKey = keys[keys.length - 1] !== null;
+    } else if (c === COLON || isSpace(c)) {
+      continue;
+    } else {
+      // A number, true, false or null: up to the next delimiter.
+      const start = i;
+      while (i + 1 < n && !isDelimiter(text.charCodeAt(i + 1))) i++;
+      if (keys.length === partDepth) return undefined;
+      if (!mayBeUnreadable && (i - start > 300 || hasExponent(text, start, i + 1))) mayBeUnreadable = true;
+      valueStart(start);
+      valueEnd(i + 1);
+    }
+  }
+  if (parts.length === 0) return undefined;
+  return { batch, parts, mayBeUnreadable };
+}
+
+/** Whether the number at `start`…`end` has an exponent (only such a number, or a very long one, can pass a double). */
+function hasExponent(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if ((text.charCodeAt(k) | 0x20) === 0x65 /* e */) return true;
+  return false;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+function isDelimiter(c: number): boolean {
+  return c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c);
+}
+
+/** Whether the four hex digits at `at` are D800–DFFF. */
+function isSurrogateEscape(text: string, at: number): boolean {
+  const d = text.charCodeAt(at) | 0x20;
+  const x = text.charCodeAt(at + 1) | 0x20;
+  return d === 0x64 /* d */ && ((x >= 0x38 && x <= 0x39) || (x >= 0x61 && x <= 0x66));
+}
