@@ -4,7 +4,7 @@ NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
 UI_STAMP := dist/console/.built
 
-.PHONY: all build check test demo demo-echo demo-procedure bench docs clean
+.PHONY: all build check test demo demo-echo demo-procedure bench docs clean console-fixtures
 
 all: build
 
@@ -36,6 +36,10 @@ test: build check
 # The quickstart: record six customers, learn a flow, review it, serve two more with it.
 demo: build
 	node dist/quickstart/main.js
+
+# The console's fixture data directory (fixtures/console/), made by our own tools.
+console-fixtures: build
+	node dist/scripts/console-fixtures.js
 
 # The echo walkthrough: five messages through the proxy, then the session log.
 demo-echo: build

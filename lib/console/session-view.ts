@@ -255,8 +255,9 @@ export function summaryOf(p: ParsedSession, now = Date.now()): SessionSummary {
   const { kinds } = listedTools(log);
   const { calls, errors } = callsOf(log, kinds, decisions);
   const agentCalls = calls.filter((c) => e2eAgent(c));
-  const proxyEntries = log.entries.some((e) => e.from === "proxy");
-  const mode = proxyEntries || decisions.some((d) => !d.shadow) ? "served" : decisions.some((d) => d.shadow) ? "shadow" : "recorded";
+  // A guard's refusal is the proxy's answer too; only the proxy's own calls mean it served a flow.
+  const proxyCalls = calls.some((c) => c.by === "flow" || c.after !== null);
+  const mode = proxyCalls || decisions.some((d) => !d.shadow) ? "served" : decisions.some((d) => d.shadow) ? "shadow" : "recorded";
   const turns = episode(agentOnly(log)).events.filter((e) => e.kind === "assistant" && e.calls.length > 0).length;
   return {
     key: p.file.key,
