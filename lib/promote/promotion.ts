@@ -15,11 +15,15 @@ export const DEFAULT_BAR: PromotionBar = { threshold: 0.3, minUsed: 0.7, minLowe
 /** The most scorings before the promotion is taken as it stands. */
 export const MAX_ROUNDS = 8;
 
-/** A site's record against the bar. */
+/**
+ * A site's record against the bar. The share used is over the lookups the agent could have
+ * made itself: those the proxy had already made (served) tell nothing of the agent.
+ */
 export function siteRecord(t: SiteTally, bar: PromotionBar): SiteRecord {
   const tasks = t.tasks.size;
-  const lower = wilsonLower(t.used, t.lookups);
-  const promoted = t.lookups > 0 && t.used / t.lookups >= bar.minUsed && lower >= bar.minLower && tasks >= bar.minTasks;
+  const known = t.lookups - t.served;
+  const lower = wilsonLower(t.used, known);
+  const promoted = known > 0 && t.used / known >= bar.minUsed && lower >= bar.minLower && tasks >= bar.minTasks;
   return { decisions: t.decisions, lookups: t.lookups, used: t.used, tasks, lower, promoted };
 }
 

@@ -2,8 +2,11 @@
  * Scoring a flow against recorded sessions as it would have been served:
  * at every result of the agent's calls that something followed, the flow decides as the
  * proxy would, seeing the call's turn as it stood when that result came back. A lookup is
- * used when the agent made it itself in a later LLM turn; then its result is what the proxy
- * would have got, so the scoring goes on deciding after it, as the proxy chains its lookups.
+ * served when the proxy serving a flow had already made it (before the agent's next LLM
+ * turn): the agent had no reason to make it again, so it is neither used nor a detour. Else
+ * it is used when the agent made it itself in a later LLM turn. Either way its result is what
+ * the proxy would have got, so the scoring goes on deciding after it, as the proxy chains its
+ * lookups.
  */
 import { explainingBinderIn, type ExplainingBinder } from "../flow/bind/index.js";
 import {
@@ -19,11 +22,8 @@ import type { Flow } from "../flow/ir/flow-types.js";
 import type { Oracle } from "../oracle/oracle.js";
 import { afterCall } from "../trace/episode-queries.js";
 import type { AssistantEvent, Episode, ToolCall } from "../trace/episode-types.js";
-import { agentCopy } from "./agent-copy.js";
+import { agentCopy, OWN_ID, proxyCopy } from "./agent-copy.js";
 import { siteTally, type Scoring } from "./tally.js";
-
-/** The proxy's own lookups carry these ids; they are the flow's steps, not the agent's. */
-const OWN_ID = /^stretto-(\d+)$/;
 
 export interface ScoreSettings {
   /** The flow, its own promotion cleared: every site decides. */
@@ -72,9 +72,11 @@ export async function scoreSession(session: SentSession, settings: ScoreSettings
       if (proposal.action !== "lookup") break;
       tally.lookups += 1;
       tally.tasks.add(task);
-      const copy = agentCopy(ep, turn, proposal.tool, proposal.arguments);
+      const made = proxyCopy(ep, i, proposal.tool, proposal.arguments);
+      const copy = made ?? agentCopy(ep, turn, proposal.tool, proposal.arguments);
       if (copy === undefined) break;
-      tally.used += 1;
+      if (made !== undefined) tally.served += 1;
+      else tally.used += 1;
       looked += 1;
       if (copy.result === undefined || looked >= settings.perCall) break;
       if (settings.through !== undefined && !settings.through.has(next.site)) break;

@@ -64,7 +64,7 @@ async function scoreWith(flow: Flow, session: SentSession, s: StageSettings): Pr
   const decider = s.decider ?? servedDecider(flow);
   await scoreSession(session, { flow, decider, threshold: s.threshold, perCall: s.perCall, ...(s.oracle === undefined ? {} : { oracle: s.oracle }) }, scoring);
   const sites: Record<string, Counts> = {};
-  for (const [site, t] of scoring.sites) sites[site] = { decisions: t.decisions, lookups: t.lookups, used: t.used, served: 0 };
+  for (const [site, t] of scoring.sites) sites[site] = { decisions: t.decisions, lookups: t.lookups, used: t.used, served: t.served };
   return { sites, ...(scoring.unanswered === 0 ? {} : { unanswered: scoring.unanswered }) };
 }
 

@@ -156,13 +156,15 @@ describe("promote: scoring a flow as served", function () {
 
   it("a site record is promoted only when every part of the bar is met", () => {
     const bar = { threshold: 0.3, minUsed: 0.7, minLower: 0.5, minTasks: 3 };
-    const tally = (lookups: number, used: number, tasks: number) => ({ decisions: lookups, lookups, used, tasks: new Set(Array.from({ length: tasks }, (_, i) => `t${i}`)) });
+    const tally = (lookups: number, used: number, tasks: number, served = 0) => ({ decisions: lookups, lookups, used, served, tasks: new Set(Array.from({ length: tasks }, (_, i) => `t${i}`)) });
     assert.equal(siteRecord(tally(3, 3, 3), bar).promoted, true);
     assert.equal(siteRecord(tally(3, 3, 2), bar).promoted, false, "too few tasks");
     assert.equal(siteRecord(tally(2, 2, 3), bar).promoted, false, "lower bound 0.43 below 0.5");
     assert.equal(siteRecord(tally(10, 6, 3), bar).promoted, false, "60% used");
     assert.equal(siteRecord(tally(0, 0, 0), bar).promoted, false, "no lookups");
     assert.equal(siteRecord(tally(10, 7, 3), { ...bar, minLower: 0 }).promoted, true, "exactly 70% used");
+    assert.equal(siteRecord(tally(13, 3, 3, 10), bar).promoted, true, "the proxy's own lookups (served) count neither way");
+    assert.equal(siteRecord(tally(5, 0, 3, 5), bar).promoted, false, "served only: nothing known of the agent");
   });
 
   it("the promoted flow, written and read again, holds the promotion and gates as served", async () => {

@@ -36,6 +36,8 @@ export const promoteCommand: Command = {
     "promoted sites as the promoted flow would, until the promotion repeats (8 rounds at",
     "most). The flow is written to --out with `promoted`; served, it hands back after every",
     "other call (`the site is not promoted`). The report (Markdown) goes to stdout or --report.",
+    "In sessions a flow served, a lookup the proxy had already made before the agent's next",
+    "LLM turn is served: it counts neither as used nor against the site.",
     "",
     "  --flow FILE          The flow to promote (required).",
     "  --out FILE           Where to write the promoted flow (required).",
@@ -178,7 +180,7 @@ async function promote(args: ParsedArgs, io: Io): Promise<number> {
     say(io, `writing ${out}: ${osErrorText(e)}`);
     return EXIT_UNREADABLE;
   }
-  const md = promotionMarkdown(promotion);
+  const md = promotionMarkdown(promotion, new Map([...scoring.sites].map(([site, t]) => [site, t.served])));
   const report = args.options.get("--report");
   if (report !== undefined) {
     try {
