@@ -4,7 +4,7 @@ NPM_STAMP := node_modules/.package-lock.json
 BUILD_STAMP := dist/.built
 UI_STAMP := dist/console/.built
 
-.PHONY: all build check test demo demo-echo demo-procedure bench docs clean console-fixtures
+.PHONY: all build check test demo demo-echo demo-procedure bench bench-soak docs clean console-fixtures
 
 all: build
 
@@ -51,6 +51,10 @@ demo-procedure: build
 
 bench: build
 	node dist/bench/run.js
+
+# One guarded session of 1,000,000 calls, RSS at 50k/250k/500k/1M (docs/benchmarks.md, "Soak"); a few minutes.
+bench-soak: build
+	node dist/bench/soak.bench.js --flow
 
 # docs/options-reference.md, from each binary's --help (scripts/options-reference.ts; the
 # drift spec is spec/docs/options-reference.spec.ts). The build leaves scripts/ out of its

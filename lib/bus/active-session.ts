@@ -21,6 +21,8 @@ export interface ActiveSetup {
   header: LogHeader;
   /** Told how each host line was handled (replay waits on it rather than on the clock). */
   watch?: SessionWatch;
+  /** Keep the whole Episode whatever the plugins read (the plugin test kit returns it). */
+  wholeEpisode?: boolean;
 }
 
 export interface SessionWatch {
@@ -70,6 +72,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     nextOwnId: () => own.peekId(),
     log: (from, bytes) => log.add(frame(from, io.clock.now(), bytes)),
     episode: () => log.episode(),
+    followEpisode: (follower) => log.follow(follower),
     say: io.report,
     serverOpen: () => serverOpen,
     provide: (key, service) => services.provide(key, service),
@@ -77,6 +80,8 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   };
   const plugins: Plugin[] = [];
   for (const factory of setup.plugins) plugins.push(await factory(context));
+  // The Episode keeps its history only for a plugin that reads it whole (docs/session-memory.md).
+  log.keepWhole(setup.wholeEpisode === true || plugins.some((p) => p.readsEpisode !== false));
 
   // Lines a plugin composed are logged as the proxy's, just before they are sent. A line the
   // transport composed (an HTTP error answer) is the proxy's too, but was logged as it was read.

@@ -5,8 +5,9 @@
  * walks it.
  *
  * - what the customer said (lowercased; the rules read only the last message);
- * - every tool call by id, so that a result can be told apart as a write and a flight
- *   status can be tied to its flight;
+ * - each tool call by id until its result comes, so that a result can be told apart as a
+ *   write and a flight status can be tied to its flight (then the call is dropped: the
+ *   facts of a long session grow with what it learned, not with how many calls it made);
  * - from successful results only: the users authenticated by email or name and zip, user
  *   details, products, flight statuses, and any top-level record with an `order_id` or a
  *   `reservation_id` (latest wins, so a write that returns its order updates it);
@@ -120,9 +121,11 @@ export class Facts implements FactView {
 
   addResult(result: ResultFact): void {
     this.applied++;
+    // A call has one result (a reused id comes back as a new call first).
+    const call = this.calls.get(result.call_id);
+    this.calls.delete(result.call_id);
     if (result.error) return;
     const parsed = parseContent(result.content);
-    const call = this.calls.get(result.call_id);
     switch (result.name) {
       case "find_user_id_by_email":
       case "find_user_id_by_name_zip":
@@ -206,7 +209,7 @@ export class Facts implements FactView {
     return [...this.authenticated];
   }
 
-  /** How many records of each kind are held (for reports and tests). */
+  /** How many records of each kind are held, calls awaiting their results among them (for reports and tests). */
   sizes(): { calls: number; users: number; orders: number; products: number; reservations: number; flights: number } {
     return {
       calls: this.calls.size,

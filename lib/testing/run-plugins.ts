@@ -126,7 +126,8 @@ export async function runPlugins(options: RunPluginsOptions): Promise<PluginRun>
   let ended = false;
   const done = runActiveSession(
     { hostIn, hostOut, server, clock, recorder, report: (m) => said.push(m) },
-    { plugins, header },
+    // The run returns the whole Episode, so it is kept whatever the plugins read.
+    { plugins, header, wholeEpisode: true },
   ).finally(() => {
     ended = true;
     signal.notify();

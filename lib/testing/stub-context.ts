@@ -60,6 +60,7 @@ export function stubContext(options: StubContextOptions = {}): StubContext {
     nextOwnId: () => `stretto-${n + 1}`,
     log: (from, bytes) => log.add(frame(from, 0, bytes)),
     episode: () => log.episode(),
+    followEpisode: (follower) => log.follow(follower),
     say: (m) => said.push(m),
     serverOpen: () => options.request !== undefined,
     provide: (key, service) => services.provide(key, service),

@@ -6,31 +6,54 @@
  * never runs into V8's string length limit, and a match that straddles two chunks is
  * still found. Chunks are merged as they grow (like a log-structured merge), so the copying
  * stays O(n log n) however often the text is searched.
+ *
+ * A store made with a `limit` keeps only about the latest `limit` characters (never fewer):
+ * a live session that keeps no history bounds its memory so (docs/session-memory.md). Its
+ * pieces are written out every {@link SETTLE_PIECES} appends, and whole chunks of the
+ * oldest text dropped, so it holds at most `limit` + a quarter of it.
  */
 import { jsonText, type Json } from "./json.js";
 
 const CHUNK_CHARS = 1 << 24;
+/** How many pieces a store with a limit takes before it writes them out and trims. */
+export const SETTLE_PIECES = 4096;
 
 export class TextStore {
   /** Pieces not yet searched: a string is text; an object or array stands for its JSON text. */
   private pieces: Json[] = [];
   /** The searched text so far, in order; no chunk is longer than the one before it. */
   private chunks: string[] = [];
+  private readonly chunkChars: number;
+
+  constructor(private readonly limit = Number.POSITIVE_INFINITY) {
+    this.chunkChars = Math.min(CHUNK_CHARS, Math.max(1, Math.floor(limit / 4)));
+  }
 
   append(text: string): void {
     if (text.length > 0) this.pieces.push(text);
+    this.bound();
   }
 
   /** Append `value`'s compact JSON text (keys sorted), written only if a search needs it. */
   appendJson(value: Json): void {
     if (typeof value === "object" && value !== null) this.pieces.push(value);
     else this.pieces.push(jsonText(value));
+    this.bound();
   }
 
   /** Append everything `other` holds. */
   appendStore(other: TextStore): void {
     for (const c of other.chunks) this.pieces.push(c);
     for (const p of other.pieces) this.pieces.push(p);
+    this.bound();
+  }
+
+  /** With a limit: every so often, the pieces written out and the oldest chunks dropped. */
+  private bound(): void {
+    if (this.limit === Number.POSITIVE_INFINITY || this.pieces.length < SETTLE_PIECES) return;
+    this.settle();
+    let total = this.chunks.reduce((n, c) => n + c.length, 0);
+    while (this.chunks.length > 1 && total - this.chunks[0]!.length >= this.limit) total -= this.chunks.shift()!.length;
   }
 
   clear(): void {
@@ -73,7 +96,7 @@ export class TextStore {
       const text = typeof p === "string" ? p : jsonText(p);
       parts.push(text);
       size += text.length;
-      if (size >= CHUNK_CHARS) {
+      if (size >= this.chunkChars) {
         this.add(parts.join(""));
         parts = [];
         size = 0;
@@ -87,7 +110,7 @@ export class TextStore {
     let s = chunk;
     for (;;) {
       const last = this.chunks[this.chunks.length - 1];
-      if (last === undefined || last.length > s.length || last.length + s.length > CHUNK_CHARS) break;
+      if (last === undefined || last.length > s.length || last.length + s.length > this.chunkChars) break;
       this.chunks.pop();
       s = [last, s].join("");
     }

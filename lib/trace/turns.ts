@@ -37,6 +37,12 @@ interface Pending {
 export interface EpisodeBuilderOptions {
   /** Record {@link EpisodeBuilder.sentAfter} (off by default: it holds an entry per call). */
   sentAfter?: boolean;
+  /**
+   * The most text (in characters, the latest) turn inference keeps of what the session
+   * returned and passed before (`TextStore`'s limit); all of it by default. A live session
+   * that keeps no history sets it, so its memory stays bounded (docs/session-memory.md).
+   */
+  textChars?: number;
 }
 
 export class EpisodeBuilder {
@@ -54,8 +60,8 @@ export class EpisodeBuilder {
   private answeredMs: number | undefined;
   private answered = 0;
   /** What the current turn returned, and everything the session held before it. */
-  private readonly returned = new TextStore();
-  private readonly known = new TextStore();
+  private readonly returned: TextStore;
+  private readonly known: TextStore;
   /**
    * Every value a call passed, exactly: a value found here is in `known` for sure, which
    * spares the full-text search that would make a long session quadratic (agents pass the
@@ -68,6 +74,8 @@ export class EpisodeBuilder {
 
   constructor(options: EpisodeBuilderOptions = {}) {
     this.recordSentAfter = options.sentAfter === true;
+    this.returned = new TextStore(options.textChars);
+    this.known = new TextStore(options.textChars);
   }
 
   /** Add every message of one log entry (each of a batch; none of a raw line). */

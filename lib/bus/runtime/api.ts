@@ -1,7 +1,7 @@
 import type { Observable, OperatorFunction } from "../rx.js";
 import type { Clock } from "../clock.js";
 import type { Frame } from "../frame.js";
-import type { Episode } from "../../trace/episode-types.js";
+import type { Episode, EpisodeEvent, ToolCall } from "../../trace/episode-types.js";
 import type { RpcResponse } from "./json-rpc.js";
 import type { ServiceKey } from "./services.js";
 
@@ -38,6 +38,21 @@ export interface Plugin {
    * stderr, logged as `raw`, and never forwarded.
    */
   readonly judgesHostLines?: boolean;
+  /**
+   * Whether the plugin reads the session's whole Episode (`episode()`); true unless it says
+   * false. When every plugin of a session says false, the Episode keeps no history: each
+   * event reaches `followEpisode`'s followers and is dropped, so a long session runs in
+   * flat memory (docs/session-memory.md). A plugin that says false keeps what it needs.
+   */
+  readonly readsEpisode?: boolean;
+}
+
+/** Follows the session's Episode event by event (`PluginContext.followEpisode`). */
+export interface EpisodeFollower {
+  /** A user message, an agent's text, or a tool result (a turn of calls comes through `call`). */
+  event(e: EpisodeEvent): void;
+  /** A call, as it joins its turn. */
+  call(c: ToolCall): void;
 }
 
 /** What `--plugin <module>` modules export by default. */
@@ -77,8 +92,16 @@ export interface PluginContext {
   nextOwnId(): string;
   /** Appends an entry to the session log (and the session's episode). */
   log(from: "proxy" | "context", bytes: Buffer): void;
-  /** The session's Episode so far, kept incrementally. */
+  /**
+   * The session's Episode so far, kept incrementally; it holds no events once handed on in a
+   * session whose plugins all say `readsEpisode: false`.
+   */
   episode(): Episode;
+  /**
+   * Hands `follower` each event of the session's Episode, in log order, as each line is
+   * logged (call it while setting up). Optional, for contexts a test makes by hand.
+   */
+  followEpisode?(follower: EpisodeFollower): void;
   /** Says something on stderr, prefixed `stretto-proxy:`. */
   say(message: string): void;
   /** Whether the server can still take lines (false once its input has closed). */

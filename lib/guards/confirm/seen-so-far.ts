@@ -30,6 +30,8 @@ export class SeenSoFar {
     } else if (e.kind === "user") {
       this.exchange = { proposal: this.agentLast, customer: e.text };
     } else {
+      // A call is judged before it goes on, so once its result is here its note is not read again.
+      this.atCalls.delete(e.call_id);
       addRecordLists(e, this.lists);
     }
   }

@@ -53,7 +53,7 @@ export function commitPlugin(options: CommitOptions = {}): PluginFactory {
         }),
       );
 
-    return { name: "commit", client, server };
+    return { name: "commit", client, server, readsEpisode: false };
   };
 }
 

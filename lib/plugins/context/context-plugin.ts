@@ -22,6 +22,7 @@ export function contextPlugin(file: ContextFile): PluginFactory {
     session.provide(CONVERSATION, reader);
     return {
       name: "context",
+      readsEpisode: false,
       sees(f) {
         if (f.from !== "client") return;
         if (requestOf(f)?.method === "tools/call") reader.readContext();

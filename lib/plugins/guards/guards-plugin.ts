@@ -3,6 +3,7 @@ import { refusalNotice, refusalText, type Decision } from "../../guards/check.js
 import { EventCursor } from "../../guards/event-cursor.js";
 import { guardsFor } from "../../guards/domains.js";
 import type { Json } from "../../trace/json.js";
+import type { EpisodeEvent, ToolCall } from "../../trace/episode-types.js";
 import { isObject } from "../../util/is-object.js";
 import { SeenSoFar } from "../../guards/confirm/seen-so-far.js";
 import type { ConfirmJudge } from "../../guards/confirm/judge.js";
@@ -38,21 +39,23 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     const judge = options.judge?.(session);
     const confirmLog = judge === undefined ? undefined : options.confirmLog?.(session);
     const confirmedTools = new Set(guards.rules.filter((r) => r.id.endsWith(".confirmed")).flatMap((r) => r.tools));
-    const cursor = new EventCursor(() => session.episode());
     // What the judge reads, kept beside the guards' facts (only when there is a judge).
     const seen = judge === undefined ? undefined : new SeenSoFar();
+    const apply = (e: EpisodeEvent) => {
+      guards.facts.apply(e);
+      seen?.apply(e);
+    };
+    const applyCall = (c: ToolCall) => {
+      guards.facts.addCall(c);
+      seen?.addCall(c.id);
+    };
+    // The facts follow the Episode as it is logged, so it need keep no history; a context
+    // made by hand without `followEpisode` is read with a cursor before each check instead.
+    const cursor = session.followEpisode === undefined ? new EventCursor(() => session.episode()) : undefined;
+    session.followEpisode?.({ event: apply, call: applyCall });
     const sync = () => {
       session.service(CONVERSATION)?.readContext();
-      cursor.forEachNew(
-        (e) => {
-          guards.facts.apply(e);
-          seen?.apply(e);
-        },
-        (c) => {
-          guards.facts.addCall(c);
-          seen?.addCall(c.id);
-        },
-      );
+      cursor?.forEachNew(apply, applyCall);
     };
     const check = (name: string, args: unknown): Decision => {
       sync();
@@ -114,6 +117,7 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     return {
       name: "guards",
       judgesHostLines: true,
+      readsEpisode: false,
       client: decide((f: Frame) => {
         const messages = messagesOf(f);
         // The bus refuses every host line it cannot read before a judging plugin sees it.
