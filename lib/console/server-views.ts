@@ -4,7 +4,7 @@
  * wrong with the entry (a flow missing or for another domain, a command not on PATH).
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { HostConfig, HostName, ServerEntry } from "./api-types.js";
 import { loadFlow, type Flow } from "../flow/ir/index.js";
 import { isProgram, listenAt, nextSteps, onPath, placement, proxyName, snippet, stdioArgs, listeningArgs, type Host, type Setup } from "../init/index.js";
@@ -103,7 +103,7 @@ export function serverIssues(e: ServerEntry, ctx: ViewContext): string[] {
   }
   if (e.upstream.kind === "stdio") {
     const program = e.upstream.command[0] ?? "";
-    const found = program.includes("/") ? isProgram(program) : onPath(program, ctx.path) !== undefined || (ctx.exe !== undefined && existsSync(join(dirname(ctx.exe), `${program}.js`)));
+    const found = program.includes("/") ? isProgram(program) : onPath(program, ctx.path) !== undefined;
     if (!found) issues.push(`${program} is not found on the console's PATH: the host must find it`);
   }
   return issues;
