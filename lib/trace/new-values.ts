@@ -27,6 +27,14 @@ export function usesNewValues(
   return false;
 }
 
+/** Adds the strings and numbers in `value`, as text, to `into` (as `scalars` lists them, without the list). */
+export function addScalars(value: Json, into: Set<string>): void {
+  if (typeof value === "string") into.add(value);
+  else if (typeof value === "number") into.add(JSON.stringify(value));
+  else if (Array.isArray(value)) for (const v of value) addScalars(v, into);
+  else if (isObject(value)) for (const k in value) if (Object.hasOwn(value, k)) addScalars(value[k]!, into);
+}
+
 /** The strings and numbers in `value`, as text. */
 export function scalars(value: Json, out: string[]): string[] {
   if (typeof value === "string") out.push(value);

@@ -14,7 +14,7 @@ import type { AssistantEvent, Episode, EpisodeEvent } from "./episode-types.js";
 import type { LogEntry, LogHeader, Peer } from "./log-types.js";
 import { IdMap } from "./id-map.js";
 import { callId, method, requestId, responseId } from "./messages.js";
-import { scalars, usesNewValues } from "./new-values.js";
+import { addScalars, usesNewValues } from "./new-values.js";
 import { outcome } from "./outcome.js";
 import { TextStore } from "./text-store.js";
 
@@ -165,7 +165,7 @@ export class EpisodeBuilder {
 
   private call(tMs: number, from: Peer, m: Json, params: Json | undefined): void {
     const id = requestId(m);
-    const tool = stringOr(field(params, "name"));
+    const tool = this.toolName(stringOr(field(params, "name")));
     if (id === undefined || tool === undefined) return;
     const earlier = this.pending.get(id);
     // The proxy passing on the host's own call (the rest of a batch the guards cut) is
@@ -189,12 +189,25 @@ export class EpisodeBuilder {
       !usesNewValues(args, this.returned, this.known, this.surelyKnown);
     if (this.open === 0 && !continues) this.startTurn();
     this.known.appendJson(args);
-    for (const v of scalars(args, [])) this.passed.add(v);
+    addScalars(args, this.passed);
     const shown = callId(id);
     if (this.recordSentAfter) this.sentAfter.set(shown, this.answered);
     this.turn!.calls.push({ id: shown, name: tool, arguments: args });
     this.open++;
     this.pending.set(id, { callId: shown, name: tool, holdsTurn: true });
+  }
+
+  /**
+   * One string per tool name: every call and result of a long session names one of a few
+   * tools, and a parsed line gives each its own copy.
+   */
+  private readonly toolNames = new Map<string, string>();
+  private toolName(name: string | undefined): string | undefined {
+    if (name === undefined) return undefined;
+    const kept = this.toolNames.get(name);
+    if (kept !== undefined) return kept;
+    this.toolNames.set(name, name);
+    return name;
   }
 
   private startTurn(): void {
