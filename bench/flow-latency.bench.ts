@@ -1,8 +1,9 @@
 /**
  * The latency a flow adds to the agent's call beyond its own lookups (docs/benchmarks.md,
- * "Flows"; target p99 ≤ 2 ms on a 1,000-call session), with the habit and the reach decider.
+ * "Flows"; target (issue 15) p99 ≤ 1 ms on a 1,000-call session, with p99.9 printed beside
+ * it), with the habit and the reach decider.
  *
- * In-process, so whole-millisecond clocks and process noise do not swamp a 2 ms target: the
+ * In-process, so whole-millisecond clocks and process noise do not swamp a 1 ms target: the
  * real flow plugin, the real `SessionLog` keeping the session's Episode, and the retail
  * world of `stretto-mcp-demo --world retail` answering in the same process (see
  * `flow/latency-session.ts`). One session lists the tools, then makes 1,000 `tools/call`s
@@ -36,7 +37,7 @@ const CALLS = 1_000;
 const WARMUP_CALLS = 200;
 /** As the e2e serves it (`--flow-threshold 0.1`); at the default 0.3 this flow hands back after the email lookup (get_user_details at 0.25). */
 const THRESHOLD = 0.1;
-const TARGET_MS = 2;
+const TARGET_MS = 1;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const collect = () => gc?.();
@@ -60,6 +61,7 @@ function flowRow(label: string, flow: Flow, decider: DeciderName): Row {
 const ms = (v: number) => `${v.toFixed(3)} ms`.padStart(11);
 const sorted = (a: Float64Array) => Float64Array.from(a).sort();
 const p99 = (a: Float64Array) => percentile(sorted(a), 99);
+const p999 = (a: Float64Array) => percentile(sorted(a), 99.9);
 
 async function main(): Promise<void> {
   if (!existsSync(FLOW)) {
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
   );
   console.log("added = answer fed to the plugin → frame out to the host, minus the plugin's waits for its own lookups");
   console.log(
-    `  ${"".padEnd(28)}${"p50".padStart(11)}${"p99".padStart(11)}${"max".padStart(11)}${"p99 1–100".padStart(12)}${"p99 901–1000".padStart(14)}` +
+    `  ${"".padEnd(28)}${"p50".padStart(11)}${"p99".padStart(11)}${"p99.9".padStart(11)}${"max".padStart(11)}${"p99 1–100".padStart(12)}${"p99 901–1000".padStart(14)}` +
       `${"p99 ×floor".padStart(12)}${"lookups".padStart(9)}${"appended".padStart(10)}   target p99 ≤ ${TARGET_MS} ms`,
   );
   const floorP99 = p99(results[0]!.figures.added);
@@ -105,10 +107,10 @@ async function main(): Promise<void> {
     const all = p99(a);
     const isFloor = row.label.startsWith("passive");
     console.log(
-      `  ${row.label.padEnd(28)}${ms(percentile(sorted(a), 50))}${ms(all)}${ms(percentile(sorted(a), 100))}` +
+      `  ${row.label.padEnd(28)}${ms(percentile(sorted(a), 50))}${ms(all)}${ms(p999(a))}${ms(percentile(sorted(a), 100))}` +
         `${ms(p99(a.subarray(0, 100))).padStart(12)}${ms(p99(a.subarray(a.length - 100))).padStart(14)}` +
         `${`${(all / floorP99).toFixed(1)}×`.padStart(12)}${String(figures.lookups).padStart(9)}${String(figures.appended).padStart(10)}` +
-        `${isFloor ? "" : `   ${all <= TARGET_MS ? "PASS" : "MISS"}`}`,
+        `${isFloor ? "" : `   ${(all / TARGET_MS).toFixed(2)}× the target   ${all <= TARGET_MS ? "PASS" : "MISS"}`}`,
     );
   }
   for (const { row, figures, seconds } of results) {

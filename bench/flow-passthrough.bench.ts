@@ -1,8 +1,8 @@
 /**
  * Traffic a flow does not act on: `stretto-proxy --flow <published retail flow>` against
  * the passive proxy, in one run, on a pipelined stream of notifications and calls of a
- * tool the flow has no site for, to the fast echo server. Target: ≥ 0.8× the passive
- * proxy's throughput. Rounds alternate between the two.
+ * tool the flow has no site for, to the fast echo server. Target (issue 15): ≥ 0.85× the
+ * passive proxy's throughput. Rounds alternate between the two.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +21,7 @@ const CONFIGS = {
 };
 const MESSAGES = 20_000;
 const ROUNDS = 5;
+const TARGET = 0.85;
 
 // A session begins with initialize, which names the client; then the traffic.
 const lines: string[] = [
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   console.log(`${MESSAGES} pipelined messages the flow does not act on (notifications, calls of a tool without a site), median of ${ROUNDS} rounds`);
   const row = (label: string, n: number, rest: string) => console.log(`  ${label.padEnd(40)}${rate(n)}  ${rest}`);
   row("passive stretto-proxy", passive, "(1.00×)");
-  row("--flow (published retail flow)", flow, `(${ratio.toFixed(2)}×)   target ≥ 0.8×   ${ratio >= 0.8 ? "PASS" : "MISS"}`);
+  row("--flow (published retail flow)", flow, `(${ratio.toFixed(2)}×)   target ≥ ${TARGET}×   ${ratio >= TARGET ? "PASS" : "MISS"}`);
   row("passive, again", floor.base, "(1.00×)");
   row("active mode, a plugin that does nothing", floor.other, `(${floor.ratio.toFixed(2)}×)   what active mode itself costs`);
 }

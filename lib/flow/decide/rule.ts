@@ -32,14 +32,19 @@ export function unboundReason(tool: string, why: string): string {
 }
 
 /** The servers a flow's manifest names; empty for a flow learned on one server. */
-export function flowServers(flow: Flow): Set<string> {
+export function flowServers(flow: Flow): ReadonlySet<string> {
+  // Asked at every decision: worked out again only when the manifest has grown.
+  const known = serversOf.get(flow);
+  if (known !== undefined && known.tools === flow.manifest.tools.size) return known.servers;
   const servers = new Set<string>();
   for (const tool of flow.manifest.tools.keys()) {
     const s = serverOf(tool);
     if (s !== undefined) servers.add(s);
   }
+  serversOf.set(flow, { tools: flow.manifest.tools.size, servers });
   return servers;
 }
+const serversOf = new WeakMap<Flow, { tools: number; servers: ReadonlySet<string> }>();
 
 /** The options the flow may look up after `prev`, in option order. */
 export function lookupOptions(flow: Flow, options: readonly string[], prev: string): string[] {

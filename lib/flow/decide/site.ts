@@ -42,10 +42,21 @@ export const byteOrder = compareCodePoints;
 
 /**
  * A decision's options: `respond` plus the lookups, sorted (respond sorts among the tool
- * names). This order decides ties. Empty when nothing is offered.
+ * names). This order decides ties. Empty when nothing is offered. The array is the site's
+ * own, shared by every decision there, and frozen.
  */
 export function siteOptions(flow: Flow, prev: string, failed: boolean): string[] {
-  const lookups = siteLookups(flow, prev, failed).filter((t) => t !== RESPOND);
-  if (lookups.length === 0) return [];
-  return [...new Set([RESPOND, ...lookups])].sort(byteOrder);
+  // A flow never changes once loaded: each site's options are worked out once.
+  let bySite = optionsOf.get(flow);
+  if (bySite === undefined) optionsOf.set(flow, (bySite = new Map<string, string[]>()));
+  const site = siteName(prev, failed);
+  let options = bySite.get(site);
+  if (options === undefined) {
+    const lookups = siteLookups(flow, prev, failed).filter((t) => t !== RESPOND);
+    options = lookups.length === 0 ? [] : [...new Set([RESPOND, ...lookups])].sort(byteOrder);
+    Object.freeze(options);
+    bySite.set(site, options);
+  }
+  return options;
 }
+const optionsOf = new WeakMap<Flow, Map<string, string[]>>();

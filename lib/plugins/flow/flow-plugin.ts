@@ -6,7 +6,8 @@ import { CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKey, jsonOf, ma
  * gets its own result with the lookups appended (or the server's bytes unchanged when none was made).
  * One flow runs at a time: an answer that arrives meanwhile goes on unchanged.
  */
-import { EMPTY, from, mergeMap, type Observable, of, tap } from "../rx.js";
+import { type Observable, tap } from "../rx.js";
+import { passOrHold } from "./pass-or-hold.js";
 import type { Oracle } from "../../oracle/oracle.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
@@ -145,36 +146,34 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
     const server = (source: Observable<Frame>) =>
       source.pipe(
         tap({ next: (f: Frame) => served.sees(f), complete: () => endServer() }),
-        mergeMap((f: Frame) => {
+        passOrHold((f: Frame) => {
           // While no listing or call of the agent awaits its answer, no line is one.
-          if (calls.size === 0 && listings.size === 0) return of(f);
+          if (calls.size === 0 && listings.size === 0) return f;
           const res = responseOf(f);
-          if (res === undefined) return of(f);
+          if (res === undefined) return f;
           const key = idKey(res.id);
           if (listings.delete(key)) {
             if (res.result !== undefined) listed = learnListedTools(res.result as Json, listed ?? (new Map() as ListedTools));
-            return of(f);
+            return f;
           }
           const call = calls.get(key);
-          if (call === undefined) return of(f);
+          if (call === undefined) return f;
           calls.delete(key);
-          if (!mayFollow(res)) return of(f);
+          if (!mayFollow(res)) return f;
           const here = served.decisionsHere();
-          if (here === undefined) return of(f);
+          if (here === undefined) return f;
           // A run that can look nothing up and has no log to write would change nothing: the
           // answer goes on now, in the same write as its neighbours. Its site is the call's
           // tool, failed or not by this answer (an id reused against the protocol aside).
-          if (log === undefined && !actsAt(here.name(call.name), (res.result as { isError?: unknown }).isError === true)) return of(f);
+          if (log === undefined && !actsAt(here.name(call.name), (res.result as { isError?: unknown }).isError === true)) return f;
           const after = typeof call.id === "string" ? call.id : String(call.id);
           const last = here.after(after).last;
           // The last step must be the call: if the agent said something since, no flow runs.
-          if (last === undefined || last.kind !== "call") return of(f);
+          if (last === undefined || last.kind !== "call") return f;
           running = true;
-          return from(
-            flowRun(f, call, here, after, last).finally(() => {
-              running = false;
-            }),
-          ).pipe(mergeMap((out) => (out === undefined ? EMPTY : of(out))));
+          return flowRun(f, call, here, after, last).finally(() => {
+            running = false;
+          });
         }),
       );
 

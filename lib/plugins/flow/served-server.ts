@@ -13,7 +13,7 @@ import { flowServers, LiveDecisions } from "../../flow/decide/index.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 
 export class ServedServer {
-  private readonly servers: Set<string>;
+  private readonly servers: ReadonlySet<string>;
   private readonly names: ServerNameFinder;
   private decisions: LiveDecisions | undefined;
   private told = false;
