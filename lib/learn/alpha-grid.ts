@@ -87,14 +87,14 @@ export function logPosteriors(values: Float64Array, width: number, vocabSize: nu
   if (worker === undefined) return xs.map((x) => packedLogPosterior(values, width, x, vocabSize));
   const shared = (n: number, bytes: number): SharedArrayBuffer => new SharedArrayBuffer(n * bytes);
   const job: GridJob = {
-    values: new Float64Array(shared(values.length, 8)),
+    values: values.buffer instanceof SharedArrayBuffer ? values : new Float64Array(shared(values.length, 8)),
     width,
     vocabSize,
     xs: new Float64Array(shared(xs.length, 8)),
     out: new Float64Array(shared(xs.length, 8)),
     state: new Int32Array(shared(xs.length, 4)),
   };
-  job.values.set(values);
+  if (job.values !== values) job.values.set(values);
   job.xs.set(xs);
   worker.postMessage(job);
   takePoints(job);

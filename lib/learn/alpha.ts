@@ -39,7 +39,8 @@ export interface StepCounts {
  * found by an open-addressing table of entry indices over a hash of the numbers.
  */
 export class PackedStepCounts {
-  private data = new Float64Array(1024);
+  /** In shared memory, so α's grid (alpha-grid.ts) hands it to its helper thread without a copy. */
+  private data = sharedFloats(1024);
   private used = 0;
   /** Entry index + 1 at each slot, 0 where empty; the size a power of two. */
   private slots = new Int32Array(1024);
@@ -73,7 +74,7 @@ export class PackedStepCounts {
       }
     }
     if (this.used + w > this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
+      const grown = sharedFloats(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
     }
@@ -114,6 +115,10 @@ export class PackedStepCounts {
     }
     return h >>> 0;
   }
+}
+
+function sharedFloats(n: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(n * Float64Array.BYTES_PER_ELEMENT));
 }
 
 /** The counts each step's prediction read, merged where equal (weights add), in first-seen order. */
