@@ -1,4 +1,4 @@
-import { concatMap, filter, from, map, of, tap, type Observable, type OperatorFunction } from "./rx.js";
+import { filter, tap, type Observable, type OperatorFunction } from "./rx.js";
 import type { ExitStatus } from "./server-port.js";
 import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "./runtime/api.js";
 import { line, responseOf } from "./runtime/json-rpc.js";
@@ -6,15 +6,18 @@ import { ServiceRegistry } from "./runtime/services.js";
 import { OwnRequests } from "./runtime/own-requests.js";
 import { SessionLog } from "./runtime/session-log.js";
 import { wholeLines } from "./runtime/whole-lines.js";
+import { decide } from "./runtime/decide.js";
 import type { LogHeader } from "../trace/log-types.js";
 import { CHECKED, ON_HANDLED, REFUSAL, frame, type Frame, type Handled } from "./frame.js";
 import { BatchAnswers } from "./batch-answers.js";
 import { refuseUnreadable } from "./refuse-unreadable.js";
-import { checkLine } from "../protocol/line-check.js";
-import { messagesOf } from "./runtime/json-rpc.js";
+import { checkOf, messagesOf } from "./runtime/json-rpc.js";
 import { OWN_ID_PREFIX } from "./runtime/own-requests.js";
 import { sessionBus, type SessionIo } from "./session.js";
 import { errorText } from "../util/error-text.js";
+
+/** The own ids' prefix as bytes, to look for in a line without decoding it. */
+const OWN_ID_BYTES = Buffer.from(OWN_ID_PREFIX);
 
 export interface ActiveSetup {
   plugins: PluginFactory[];
@@ -96,7 +99,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   let hostLines = 0;
   const seen = (f: Frame) => {
     if (watch !== undefined && f.from === "client") f[ON_HANDLED] = onHandled(watch, ++hostLines);
-    if (failClosed && f.from === "client") f[CHECKED] = checkLine(f.bytes);
+    if (failClosed && f.from === "client") checkOf(f);
     for (const p of plugins) p.sees?.(f);
     log.add(f, f[CHECKED]?.ok === false);
   };
@@ -109,21 +112,21 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   });
   // Host batches are registered so their answers can be joined; a host request reusing an
   // own id still in flight waits for it, so no answer goes to the wrong asker.
-  const hostIds = concatMap((f: Frame) => {
+  const hostIds = decide((f: Frame) => {
     const check = f[CHECKED];
     if (check?.ok && check.batch) batches.hostBatch(check.messages);
     else if (!failClosed && f.bytes[0] === 0x5b /* [ */) {
       const messages = messagesOf(f);
       if (messages && messages.length > 0) batches.hostBatch(messages);
     }
-    if (!f.bytes.includes(OWN_ID_PREFIX)) return of(f);
+    if (!f.bytes.includes(OWN_ID_BYTES)) return [f];
     const waits: Promise<void>[] = [];
     for (const m of messagesOf(f) ?? []) {
       if (m.method === undefined || m.idText === undefined || !m.idText.startsWith('"')) continue;
       const wait = own.hostRequest(JSON.parse(m.idText) as string);
       if (wait) waits.push(wait);
     }
-    return waits.length === 0 ? of(f) : from(Promise.all(waits)).pipe(map(() => f));
+    return waits.length === 0 ? [f] : Promise.all(waits).then(() => [f]);
   });
 
   const hostEnded = () => {
@@ -144,7 +147,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
       }),
       // Answers to the proxy's own requests go to the plugin that asked, never to the host.
       filter((f) => {
-        const r = f.bytes.includes("stretto-") ? responseOf(f) : undefined;
+        const r = f.bytes.includes(OWN_ID_BYTES) ? responseOf(f) : undefined;
         return !(r && own.settle(r, f));
       }),
     ),
