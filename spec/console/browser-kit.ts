@@ -66,11 +66,14 @@ export function startConsole(data: string, extra: string[] = []): Promise<Runnin
   });
 }
 
+/** The pages docs/console.md shows. */
+const DOC_PAGES = new Set(["overview", "session-timeline", "session-refusal", "flow", "server", "job", "flows-dark"]);
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   // `CONSOLE_DOC_SHOTS=1` refreshes the guide's screenshots (docs/console.md) from the same pages.
-  if (process.env.CONSOLE_DOC_SHOTS === "1") {
+  if (process.env.CONSOLE_DOC_SHOTS === "1" && DOC_PAGES.has(name)) {
     mkdirSync(DOC_SHOTS, { recursive: true });
     await page.screenshot({ path: join(DOC_SHOTS, `${name}.png`) });
   }

@@ -204,11 +204,13 @@ describe("stretto console in a browser", function () {
     );
     try {
       await client.callTool({ name: "find_user_id_by_email", arguments: { email: "noah.kim@example.com" } });
+      // The newest session is this one (the fixture's were recorded before); wait until it is listed live.
       let key: string | undefined;
       for (let i = 0; i < 50 && key === undefined; i++) {
-        const live = await api<{ items: { key: string; live: boolean }[] }>("/api/sessions?limit=3");
-        key = live.items.find((s) => s.live)?.key;
-        if (key === undefined) await new Promise((r) => setTimeout(r, 100));
+        const newest = await api<{ items: { key: string; live: boolean; path: string }[] }>("/api/sessions?limit=1");
+        const s = newest.items[0];
+        if (s?.live === true && s.path.startsWith("logs/shop/")) key = s.key;
+        else await new Promise((r) => setTimeout(r, 100));
       }
       assert.ok(key, "the session being recorded is listed as live");
       await open(`/sessions/${key}`, /^Session /);
