@@ -91,7 +91,7 @@ describe("stretto audit", function () {
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /^stretto: --decider is arbiter, habit or reach, not nobody\nUsage: stretto audit /);
     const none = await stretto("audit", "--flow", flowPath);
-    assert.deepEqual([none.code, none.stderr], [1, "stretto: no episodes to audit: pass --sessions or --results for retail\n"]);
+    assert.deepEqual([none.code, none.stderr], [1, "stretto: no episodes to audit: pass --sessions, --otel or --results for retail\n"]);
     const arbiter = await stretto("audit", "--flow", flowPath, "--sessions", join(work, "usual"), "--decider", "arbiter");
     assert.deepEqual([arbiter.code, arbiter.stderr], [1, "stretto: the flow has no arbiter: audit it with --decider habit\n"]);
   });

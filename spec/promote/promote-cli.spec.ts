@@ -39,7 +39,7 @@ function writeSession(dir: string, n: number): void {
   writeFileSync(join(dir, `s${n}.jsonl`), toJsonl(log));
 }
 
-const USAGE = "Usage: stretto promote --flow FILE (--sessions DIR | --results FILE)... --out FILE [options]\n";
+const USAGE = "Usage: stretto promote --flow FILE (--sessions DIR | --otel FILE | --results FILE)... --out FILE [options]\n";
 
 describe("stretto promote (the command)", function () {
   this.timeout(30_000);
@@ -136,7 +136,7 @@ describe("stretto promote (the command)", function () {
     for (const [args, reason] of [
       [["--sessions", dir, "--out", out], "promote needs --flow FILE"],
       [["--flow", FIXTURE_PATH, "--sessions", dir], "promote needs --out FILE"],
-      [["--flow", FIXTURE_PATH, "--out", out], "promote needs --sessions DIR or --results FILE"],
+      [["--flow", FIXTURE_PATH, "--out", out], "promote needs --sessions DIR, --otel FILE or --results FILE"],
       [[...base, "--decider", "oracle"], "--decider is arbiter, habit or reach, not oracle"],
       [[...base, "--oracle", "magic"], "--oracle is jev, replay or mock, not magic"],
       [[...base, "--threshold", "high"], "--threshold needs a probability, not high"],

@@ -15,7 +15,7 @@ import { QUIET_FLAG, QUIET_HELP } from "./progress.js";
 import { ReportWriteError, writeReports } from "./report-files.js";
 import { EPISODE_HELP, EPISODE_OPTIONS, episodeSource, episodesWithProgress } from "./scored-episodes.js";
 
-const USAGE = "stretto audit --flow FILE (--sessions DIR | --results FILE)... [options]";
+const USAGE = "stretto audit --flow FILE (--sessions DIR | --otel FILE | --results FILE)... [options]";
 
 /** An audit's default decider: the flow's arbiter, else the habit alone. */
 export function auditDecider(flow: Flow): DeciderName {
@@ -56,7 +56,7 @@ async function audit(args: ParsedArgs, io: Io): Promise<number> {
     const { flow, decider, oracle } = scoredFlow(io, args, USAGE, auditDecider, "audit it");
     const domain = flow.manifest.domain;
     const source = await episodeSource(io, args, domain, USAGE);
-    if (!args.lists.has("--sessions") && !args.lists.has("--results")) throw new ScoreError(`no episodes to audit: pass --sessions or --results for ${domain}`);
+    if (!["--sessions", "--otel", "--results"].some((o) => args.lists.has(o))) throw new ScoreError(`no episodes to audit: pass --sessions, --otel or --results for ${domain}`);
     const read = episodesWithProgress(io, args, source, "auditing sessions");
     const report = await auditFlow(flow, read.episodes, { decider, ...(oracle === undefined ? {} : { oracle }) });
     read.done();

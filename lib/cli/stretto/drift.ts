@@ -12,7 +12,7 @@ import { QUIET_FLAG, QUIET_HELP } from "./progress.js";
 import { ReportWriteError, writeReports } from "./report-files.js";
 import { EPISODE_HELP, EPISODE_OPTIONS, episodeSource, episodesWithProgress } from "./scored-episodes.js";
 
-const USAGE = "stretto drift --flow FILE (--sessions DIR | --results FILE)... [options]";
+const USAGE = "stretto drift --flow FILE (--sessions DIR | --otel FILE | --results FILE)... [options]";
 
 export const driftCommand: Command = {
   name: "drift",

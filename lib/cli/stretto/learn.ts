@@ -7,7 +7,10 @@
  * (`--oracle`, `--oracle-cache` as stretto-proxy takes them), or taken from `--arbiter-from`.
  */
 import { writeFile } from "node:fs/promises";
-import { LearnError, learnFromSessions, learnInput, readFolderSessions, type SessionsOptions } from "../../learn/index.js";
+import { LearnError, learnFromSessions, learnInput, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
+import { LogReadError } from "../../trace/index.js";
+import { OTEL_CONVENTIONS, readOtelEpisodes } from "../../trace/otel/index.js";
+import type { Episode } from "../../trace/episode-types.js";
 import { learnArbiterFlow, readArbiter, type ArbiterSettings } from "../../learn/arbiter/index.js";
 import { DEFAULT_ORACLE_CACHE, isOracleKind, makeOracle } from "../../oracle/make-oracle.js";
 import { defaultModel, type OracleKind } from "../../oracle/oracle.js";
@@ -19,8 +22,9 @@ import { STRICT_FLAG, planWithProgress } from "./folder-report.js";
 import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 import { readManifestFile, readRewards } from "./learn-inputs.js";
 import { gateOptions, GATE_HELP, GATE_OPTIONS, withLearnedGate } from "./surprise-option.js";
+import { wholeSessions } from "./whole-sessions.js";
 
-const USAGE = "stretto learn --sessions DIR --domain NAME --out FILE [--habit-only] [options]";
+const USAGE = "stretto learn (--sessions DIR | --otel FILE --manifest FILE) --domain NAME --out FILE [--habit-only] [options]";
 
 /** The options that shape an arbiter, which `--habit-only` does not learn. */
 const ARBITER_OPTIONS = ["--oracle", "--oracle-cache", "--arbiter-from"];
@@ -43,6 +47,9 @@ export const learnCommand: Command = {
     "proxy would ask it; the arbiter is fitted on its answers against what the agent did.",
     "",
     "  --sessions DIR    Session logs recorded with stretto-proxy --record.",
+    "  --otel FILE       OpenTelemetry spans (OTLP/JSON, GenAI and MCP conventions) instead",
+    "                    of --sessions: each conversation or trace is a session. Needs",
+    "                    --manifest (spans do not say which tools read). See docs/otel.md.",
     "  --domain NAME     The flow's domain (its manifest's and episodes').",
     "  --out FILE        Where to write the flow.",
     "  --habit-only      Learn no arbiter (no System-One model is asked anything).",
@@ -66,7 +73,7 @@ export const learnCommand: Command = {
     "  --strict          Fail (exit 1) on the first file in DIR that is no session log.",
     QUIET_HELP,
   ].join("\n"),
-  valueOptions: ["--sessions", "--domain", "--out", "--manifest", "--rewards", "--half-life", ...ARBITER_OPTIONS, ...GATE_OPTIONS],
+  valueOptions: ["--sessions", "--otel", "--domain", "--out", "--manifest", "--rewards", "--half-life", ...ARBITER_OPTIONS, ...GATE_OPTIONS],
   flagOptions: ["--habit-only", "--refit-habit", "--constants", "--agent-only", STRICT_FLAG, QUIET_FLAG],
   run: (args, io) => learn(args, io),
 };
@@ -114,9 +121,22 @@ function arbiterSettings(args: ParsedArgs, io: Io, kind: OracleKind): ArbiterSet
   };
 }
 
+/** The spans' episodes; a file that cannot be read is the learner's error. */
+async function readOtelFile(path: string, domain: string): Promise<Episode[]> {
+  try {
+    return await readOtelEpisodes(path, domain);
+  } catch (e) {
+    if (e instanceof LogReadError) throw new LearnError(e.message);
+    throw e;
+  }
+}
+
 async function learn(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`learn takes no positional arguments, not ${args.positionals.join(" ")}`, USAGE);
-  const dir = required(args, "--sessions");
+  const otelPath = args.options.get("--otel");
+  if (otelPath !== undefined && args.options.has("--sessions")) throw new UsageError("the argument '--otel <FILE>' cannot be used with '--sessions <DIR>'", USAGE);
+  if (otelPath !== undefined && !args.options.has("--manifest")) throw new UsageError("--otel needs --manifest FILE: spans do not say which tools read", USAGE);
+  const dir = otelPath === undefined ? required(args, "--sessions") : undefined;
   const domain = required(args, "--domain");
   const out = required(args, "--out");
   const h = halfLife(args);
@@ -135,9 +155,14 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     const rewards = rewardsPath === undefined ? undefined : await readRewards(rewardsPath);
     const manifestPath = args.options.get("--manifest");
     const given = manifestPath === undefined ? undefined : await readManifestFile(manifestPath);
-    const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
-    const read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total));
-    progress.done();
+    let read: FolderSessions;
+    if (dir !== undefined) {
+      const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
+      read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total));
+      progress.done();
+    } else {
+      read = wholeSessions(await readOtelFile(otelPath!, domain));
+    }
     const options: SessionsOptions = {
       domain,
       ...(rewards === undefined ? {} : { rewards }),
@@ -151,6 +176,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     // The habit alone is learned in passes over the compressed sessions; the arbiter's split needs them all at hand.
     let flow = arbiter === undefined ? learnFromSessions(read, options) : await learnArbiterFlow(learnInput(read, options), arbiter);
     if (gate !== undefined) flow = withLearnedGate(flow, learnInput(read, options), gate, (m) => say(io, m));
+    if (otelPath !== undefined) flow = { ...flow, provenance: { ...flow.provenance, conventions: OTEL_CONVENTIONS } };
     try {
       await writeFile(out, flowText(flow));
     } catch (e) {

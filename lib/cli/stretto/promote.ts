@@ -18,8 +18,10 @@ import { EXIT_OK, EXIT_UNREADABLE, TextOut, UsageError, say, type Command, type 
 import { STRICT_FLAG, STRICT_HELP, planWithProgress } from "./folder-report.js";
 import { ProgressLine, QUIET_FLAG, QUIET_HELP, quiet } from "./progress.js";
 import { readTau2Results } from "./tau2-results.js";
+import { readOtelEpisodes } from "../../trace/otel/index.js";
+import { ownTask } from "./scored-episodes.js";
 
-const USAGE = "stretto promote --flow FILE (--sessions DIR | --results FILE)... --out FILE [options]";
+const USAGE = "stretto promote --flow FILE (--sessions DIR | --otel FILE | --results FILE)... --out FILE [options]";
 
 export const promoteCommand: Command = {
   name: "promote",
@@ -42,6 +44,8 @@ export const promoteCommand: Command = {
     "  --flow FILE          The flow to promote (required).",
     "  --out FILE           Where to write the promoted flow (required).",
     "  --sessions DIR       Session logs recorded by stretto-proxy (repeatable).",
+    "  --otel FILE          OpenTelemetry spans (OTLP/JSON) instead of --sessions: each",
+    "                       conversation or trace a session (repeatable; docs/otel.md).",
     "  --results FILE       A τ²-bench results.json: its simulations as sessions (repeatable).",
     "  --task-ids IDS       Score only these tasks (comma-separated): a session's id, or a",
     "                       τ²-bench simulation's task_id.",
@@ -64,6 +68,7 @@ export const promoteCommand: Command = {
     "--flow",
     "--out",
     "--sessions",
+    "--otel",
     "--results",
     "--task-ids",
     "--decider",
@@ -111,7 +116,9 @@ async function promote(args: ParsedArgs, io: Io): Promise<number> {
   if (out === undefined) throw new UsageError("promote needs --out FILE", USAGE);
   const dirs = args.lists.get("--sessions") ?? [];
   const results = args.lists.get("--results") ?? [];
-  if (dirs.length === 0 && results.length === 0) throw new UsageError("promote needs --sessions DIR or --results FILE", USAGE);
+  const otelFiles = args.lists.get("--otel") ?? [];
+  if (dirs.length === 0 && results.length === 0 && otelFiles.length === 0) throw new UsageError("promote needs --sessions DIR, --otel FILE or --results FILE", USAGE);
+  if (dirs.length > 0 && otelFiles.length > 0) throw new UsageError("the argument '--otel <FILE>' cannot be used with '--sessions <DIR>'", USAGE);
   const deciderText = args.options.get("--decider");
   if (deciderText !== undefined && !(DECIDERS as readonly string[]).includes(deciderText)) {
     throw new UsageError(`--decider is arbiter, habit or reach, not ${deciderText}`, USAGE);
@@ -149,6 +156,7 @@ async function promote(args: ParsedArgs, io: Io): Promise<number> {
   for (const dir of dirs) folders.push(await planWithProgress(io, dir, strict, quietly));
   const read: SentSession[] = [];
   for (const path of results) read.push(...episodeSessions((await readTau2Results(path)).episodes));
+  for (const path of otelFiles) read.push(...episodeSessions((await readOtelEpisodes(path, flow.manifest.domain)).map(ownTask)));
   const total = folders.reduce((n, f) => n + f.folder.plan.sessions.length, 0) + read.length;
   const progress = new ProgressLine(io, { quiet: quietly });
   progress.start(total);

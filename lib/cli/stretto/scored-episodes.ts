@@ -1,8 +1,9 @@
 /**
  * The episodes `stretto audit`, `stretto drift` and `stretto stage` score: τ²-bench results
  * first (`--results`, in the order given; other domains skipped; with `--tau2 DIR` only the
- * checkout's test split), then the session logs of each `--sessions` folder in the order the
- * sessions started, a host session's logs merged across servers.
+ * checkout's test split), then the sessions of each `--otel` file (OpenTelemetry spans), or
+ * the session logs of each `--sessions` folder, in the order the sessions started, a host
+ * session's logs merged across servers.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { episodeSessions, folderSessions, type SentSession } from "../../promote
 import type { Episode } from "../../trace/episode-types.js";
 import type { Folder } from "../../trace/index.js";
 import { LogReadError } from "../../trace/index.js";
+import { readOtelEpisodes } from "../../trace/otel/index.js";
 import { osErrorText } from "../../util/os-errors.js";
 import { describeJsonSyntaxError } from "../../util/json-syntax-error.js";
 import { UsageError, type Io, type ParsedArgs } from "./command.js";
@@ -18,11 +20,13 @@ import { STRICT_FLAG, planWithProgress } from "./folder-report.js";
 import { ProgressLine, quiet } from "./progress.js";
 import { readTau2Results } from "./tau2-results.js";
 
-export const EPISODE_OPTIONS = ["--sessions", "--results", "--tau2"];
+export const EPISODE_OPTIONS = ["--sessions", "--otel", "--results", "--tau2"];
 
 export const EPISODE_HELP = [
   "  --sessions DIR      Session logs recorded by stretto-proxy (repeatable); a host",
   "                      session's logs of several servers are merged into one.",
+  "  --otel FILE         OpenTelemetry spans (OTLP/JSON, GenAI and MCP conventions) instead",
+  "                      of --sessions (repeatable): see docs/otel.md.",
   "  --results FILE      A τ²-bench results.json (repeatable), read before the sessions;",
   "                      simulations of another domain are skipped.",
   "  --tau2 DIR          With --results: keep only the tasks of the checkout's test split",
@@ -40,6 +44,8 @@ export interface EpisodeSource {
   folders: readonly Folder[];
   /** The results' episodes, read whole. */
   results: readonly Episode[];
+  /** The `--otel` files' episodes, read whole. */
+  otel: readonly Episode[];
 }
 
 export interface SourceOptions {
@@ -74,10 +80,17 @@ export async function testSplit(checkout: string, domain: string): Promise<Set<s
   return new Set((doc as { test: string[] }).test);
 }
 
+/** A session is its own task, as promotion reads a folder's sessions. */
+export function ownTask(ep: Episode): Episode {
+  return { ...ep, task_id: ep.id };
+}
+
 /** The episodes the command line names, for a flow of `domain`. */
 export async function episodeSource(io: Io, args: ParsedArgs, domain: string, usage: string, options: SourceOptions = {}): Promise<EpisodeSource> {
   const dirs = args.lists.get("--sessions") ?? [];
   const results = args.lists.get("--results") ?? [];
+  const otelFiles = args.lists.get("--otel") ?? [];
+  if (otelFiles.length > 0 && dirs.length > 0) throw new UsageError("the argument '--otel <FILE>' cannot be used with '--sessions <DIR>'", usage);
   const tau2 = args.options.get("--tau2");
   if (tau2 !== undefined && results.length === 0) throw new UsageError("--tau2 keeps the test split of --results: pass --results too", usage);
   const split = tau2 === undefined || options.split === false ? undefined : await testSplit(tau2, domain);
@@ -87,17 +100,21 @@ export async function episodeSource(io: Io, args: ParsedArgs, domain: string, us
     if (r.domain !== domain) continue;
     read.push(...r.episodes.filter((ep) => split === undefined || split.has(ep.task_id)));
   }
+  const otel: Episode[] = [];
+  for (const path of otelFiles) otel.push(...(await readOtelEpisodes(path, domain)).map(ownTask));
   const folders: Folder[] = [];
   for (const dir of dirs) folders.push((await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args))).folder);
-  const total = read.length + folders.reduce((n, f) => n + f.plan.sessions.length, 0);
+  const total = read.length + otel.length + folders.reduce((n, f) => n + f.plan.sessions.length, 0);
   async function* sessions(): AsyncGenerator<SentSession> {
     yield* episodeSessions(read);
+    yield* episodeSessions(otel);
     for (const folder of folders) yield* folderSessions(folder);
   }
   return {
     total,
     folders,
     results: read,
+    otel,
     sessions,
     async *episodes() {
       for await (const s of sessions()) yield s.episode;

@@ -5,7 +5,7 @@
  */
 import { learnGate } from "../../audit/index.js";
 import { DECIDERS, type DeciderName } from "../../flow/decide/types.js";
-import { EpisodeStore, learnFromSessions, learnInput, LearnError, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
+import { learnFromSessions, learnInput, LearnError, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
 import { isOracleKind, makeOracle } from "../../oracle/make-oracle.js";
 import { PER_CALL } from "../../plugins/flow/flow-plugin.js";
 import { stage, stageMarkdown, stagePaths, StageRefusal } from "../../stage/index.js";
@@ -17,11 +17,13 @@ import { STRICT_FLAG } from "./folder-report.js";
 import { readManifestFile, readRewards } from "./learn-inputs.js";
 import { QUIET_FLAG, QUIET_HELP } from "./progress.js";
 import { ReportWriteError, writeReports } from "./report-files.js";
-import { LogReadError, ManifestBuilder } from "../../trace/index.js";
+import { LogReadError } from "../../trace/index.js";
+import { OTEL_CONVENTIONS } from "../../trace/otel/index.js";
+import { wholeSessions } from "./whole-sessions.js";
 import { episodeSource, type EpisodeSource } from "./scored-episodes.js";
 import { tau2Manifest } from "./tau2-tools.js";
 
-const USAGE = "stretto stage --flow NAME.flow.json (--sessions DIR | --results FILE...) [options]";
+const USAGE = "stretto stage --flow NAME.flow.json (--sessions DIR | --otel FILE | --results FILE...) [options]";
 
 export const stageCommand: Command = {
   name: "stage",
@@ -39,6 +41,8 @@ export const stageCommand: Command = {
     "",
     "  --flow FILE         The committed flow, NAME.flow.json (required).",
     "  --sessions DIR      Session logs recorded by stretto-proxy (required unless --results).",
+    "  --otel FILE         OpenTelemetry spans (OTLP/JSON) instead of --sessions (needs",
+    "                      --manifest; docs/otel.md).",
     "  --results FILE      A τ²-bench results.json (repeatable) instead of --sessions: its",
     "                      simulations of the domain as sessions, with their rewards.",
     "  --tau2 DIR          With --results: the tools, from the checkout's",
@@ -61,7 +65,7 @@ export const stageCommand: Command = {
     "  --strict            Fail on a file in DIR that is no session log.",
     QUIET_HELP,
   ].join("\n"),
-  valueOptions: ["--flow", "--sessions", "--results", "--tau2", "--domain", "--manifest", "--rewards", "--half-life", "--window", "--decider", "--threshold", "--per-call", "--oracle", "--oracle-cache", "--out", "--json"],
+  valueOptions: ["--flow", "--sessions", "--otel", "--results", "--tau2", "--domain", "--manifest", "--rewards", "--half-life", "--window", "--decider", "--threshold", "--per-call", "--oracle", "--oracle-cache", "--out", "--json"],
   flagOptions: ["--constants", STRICT_FLAG, QUIET_FLAG],
   run: (args, io) => stageRun(args, io),
 };
@@ -83,7 +87,9 @@ function checkSources(args: ParsedArgs): void {
     if (clash !== undefined) throw new UsageError(`the argument '--results <FILE>' cannot be used with '${clash} <${clash === "--sessions" ? "DIR" : "FILE"}>'`, USAGE);
   } else {
     if (given("--tau2")) throw new UsageError("--tau2 reads the tools of --results: pass --results too", USAGE);
-    if (!given("--sessions")) throw new UsageError("--sessions DIR (or --results FILE) is required", USAGE);
+    if (given("--otel") && given("--sessions")) throw new UsageError("the argument '--otel <FILE>' cannot be used with '--sessions <DIR>'", USAGE);
+    if (given("--otel") && !given("--manifest")) throw new UsageError("--otel needs --manifest FILE: spans do not say which tools read", USAGE);
+    if (!given("--sessions") && !given("--otel")) throw new UsageError("--sessions DIR (or --otel FILE, or --results FILE) is required", USAGE);
   }
   if ((args.lists.get("--sessions") ?? []).length > 1) throw new UsageError("stage learns from one --sessions DIR", USAGE);
 }
@@ -136,7 +142,8 @@ function stageRun(args: ParsedArgs, io: Io): Promise<number> {
             version: VERSION,
             nowMs: Date.now(),
           };
-          const flow = learnFromSessions(read, options);
+          let flow = learnFromSessions(read, options);
+          if (from.otel.length > 0) flow = { ...flow, provenance: { ...flow.provenance, conventions: OTEL_CONVENTIONS } };
           return gate === undefined ? flow : { ...flow, surprise: learnGate(learnInput(read, options), gate.quantile, gate.window) };
         },
         ...(named === undefined ? {} : { decider: named as DeciderName }),
@@ -164,14 +171,12 @@ function stageRun(args: ParsedArgs, io: Io): Promise<number> {
 
 /**
  * What the learner reads of the source: the folder's sessions with their listings and
- * contracts, or episodes read whole (results), which list no tools.
+ * contracts, or episodes read whole (results, spans), which list no tools.
  */
 async function learnedSessions(source: EpisodeSource): Promise<FolderSessions> {
   const [folder] = source.folders;
   if (folder !== undefined) return readFolderSessions(folder);
-  const episodes = new EpisodeStore();
-  for (const ep of source.results) episodes.add(ep);
-  return { episodes, listed: new ManifestBuilder(), contracts: new Map() };
+  return wholeSessions([...source.results, ...source.otel]);
 }
 
 /** A failure already said on stderr. */
