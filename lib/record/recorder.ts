@@ -5,10 +5,10 @@ import type { RecordSink } from "../bus/record-port.js";
 /**
  * The recording sink. It is fed each frame before the frame is forwarded, so the log's
  * order is the order lines were handed over (a request always before its response). Lines
- * are batched (every 2 ms, or at once past 256 KiB) and handed to the writer thread, which decides
+ * are batched (every 10 ms, or at once past 256 KiB) and handed to the writer thread, which decides
  * `message` vs `raw`, formats and writes them.
  */
-const BATCH_MS = 2;
+const BATCH_MS = 10;
 const BATCH_BYTES = 256 * 1024;
 /**
  * A line still arriving goes to the writer thread in pieces of about this size, so a line of
