@@ -6,7 +6,7 @@
  *   transport/ record/ oracle/        what the bus's ports plug into; the System-One model
  *   flow/ guards/                     the engines, libraries of their own (no bus)
  *   plugins/                          thin adapters of the engines onto the public plugin API
- *   replay/ demo/ procedure/ learn/ review/ promote/ evaluate/ redact/ testing/ audit/ drift/ stage/ init/ doctor/ completions/   tools built on the above
+ *   replay/ demo/ procedure/ learn/ review/ promote/ evaluate/ redact/ testing/ audit/ drift/ stage/ init/ doctor/ completions/ console/   tools built on the above
  *   cli/                              the only place that parses argv
  * A folder may import its own layer's neighbours and anything below; never above, never in a cycle.
  */
@@ -17,7 +17,7 @@ const L = {
   ports: "^lib/(transport|record|oracle)/",
   engines: "^lib/(flow|guards)/",
   plugins: "^lib/plugins/",
-  tools: "^lib/(replay|demo|procedure|learn|review|promote|evaluate|redact|testing|audit|drift|stage|init|doctor|completions)/",
+  tools: "^lib/(replay|demo|procedure|learn|review|promote|evaluate|redact|testing|audit|drift|stage|init|doctor|completions|console)/",
   cli: "^lib/cli/",
   root: "^lib/index\\.ts$",
 };

@@ -29,7 +29,7 @@ import { overview } from "./overview.js";
 import { probe } from "./probe.js";
 import type { Registry } from "./registry.js";
 import { flowAbsOf, hostConfig, proxyArgs, serverIssues, type ViewContext } from "./server-views.js";
-import { attachmentName, detailOf, summaryOf, listedTools, type ParsedSession } from "./session-view.js";
+import { attachmentName, detailOf, summaryOf, listedTools, textOf, type ParsedSession } from "./session-view.js";
 import { isUnreadable, type Store } from "./store.js";
 
 export interface ApiContext {
@@ -49,7 +49,7 @@ export interface ApiContext {
   stopping: Promise<void>;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: string[]) => Promise<void>;
+type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, params: string[]) => Promise<void> | void;
 
 interface Route {
   pattern: RegExp;
@@ -67,9 +67,9 @@ export class Api {
   constructor(private readonly c: ApiContext) {
     const r = (path: string, methods: Route["methods"]): Route => ({ pattern: new RegExp(`^${path}$`), methods });
     this.routes = [
-      r("/api/health", { GET: async (_q, res) => sendJson(res, 200, { ok: true, version: c.version }) }),
-      r("/api/logout", { POST: async (_q, res) => (logout(res), sendJson(res, 200, { ok: true })) }),
-      r("/api/meta", { GET: async (_q, res) => sendJson(res, 200, this.meta()) }),
+      r("/api/health", { GET: (_q, res) => sendJson(res, 200, { ok: true, version: c.version }) }),
+      r("/api/logout", { POST: (_q, res) => (logout(res), sendJson(res, 200, { ok: true })) }),
+      r("/api/meta", { GET: (_q, res) => sendJson(res, 200, this.meta()) }),
       r("/api/settings", { GET: async (_q, res) => sendJson(res, 200, await this.settings()) }),
       r("/api/overview", { GET: async (_q, res) => sendJson(res, 200, await this.overview()) }),
       r("/api/sessions", { GET: async (_q, res, url) => sendJson(res, 200, await this.sessionList(url)) }),
@@ -89,7 +89,7 @@ export class Api {
           createReadStream(f.abs).pipe(res);
         },
       }),
-      r(`/api/sessions/${seg}/follow`, { GET: async (req, res, url, [key]) => this.follow(req, res, url, key!) }),
+      r(`/api/sessions/${seg}/follow`, { GET: (req, res, url, [key]) => this.follow(req, res, url, key!) }),
       r("/api/flows", { GET: async (_q, res) => sendJson(res, 200, { items: await this.flowSummaries() }) }),
       r("/api/flows/diff", { GET: async (_q, res, url) => sendJson(res, 200, await this.flowDiff(url)) }),
       r(`/api/flows/${seg}`, {
@@ -124,23 +124,23 @@ export class Api {
           sendJson(res, 200, { ok: true });
         },
       }),
-      r(`/api/servers/${seg}/config`, { GET: async (_q, res, url, [name]) => sendJson(res, 200, this.serverConfig(name!, url)) }),
+      r(`/api/servers/${seg}/config`, { GET: (_q, res, url, [name]) => sendJson(res, 200, this.serverConfig(name!, url)) }),
       r(`/api/servers/${seg}/probe`, { POST: async (_q, res, _u, [name]) => sendJson(res, 200, await this.serverProbe(name!)) }),
       r("/api/jobs", {
-        GET: async (_q, res) => sendJson(res, 200, { items: c.jobs.list() }),
+        GET: (_q, res) => sendJson(res, 200, { items: c.jobs.list() }),
         POST: async (req, res) => sendJson(res, 202, await this.jobSubmit(req)),
       }),
-      r(`/api/jobs/${seg}`, { GET: async (_q, res, _u, [id]) => sendJson(res, 200, this.job(id!)) }),
+      r(`/api/jobs/${seg}`, { GET: (_q, res, _u, [id]) => sendJson(res, 200, this.job(id!)) }),
       r(`/api/jobs/${seg}/cancel`, {
-        POST: async (_q, res, _u, [id]) => {
+        POST: (_q, res, _u, [id]) => {
           const j = c.jobs.cancel(id!);
           if (j === undefined) throw notFound(`no job ${JSON.stringify(id)}`);
           if (j === "ended") throw conflict(`job ${id} has ended (${c.jobs.view(id!)!.status}): there is nothing to cancel`);
           sendJson(res, 200, j);
         },
       }),
-      r(`/api/jobs/${seg}/artifacts/(\\d+)`, { GET: async (_q, res, _u, [id, index]) => this.artifact(res, id!, Number(index)) }),
-      r("/api/events", { GET: async (req, res) => this.events(req, res) }),
+      r(`/api/jobs/${seg}/artifacts/(\\d+)`, { GET: (_q, res, _u, [id, index]) => this.artifact(res, id!, Number(index)) }),
+      r("/api/events", { GET: (req, res) => this.events(req, res) }),
     ];
   }
 
@@ -481,7 +481,7 @@ export class Api {
 
   // ---------- servers ----------
 
-  private async serverView(s: ServerEntry, summaries: SessionSummary[], flows: FlowSummary[]): Promise<ServerView> {
+  private serverView(s: ServerEntry, summaries: SessionSummary[], flows: FlowSummary[]): ServerView {
     const mine = summaries.filter((x) => x.domain === s.name);
     const abs = flowAbsOf(s, this.c.view);
     const rel = abs === undefined ? undefined : shownPath(abs, this.c.data, this.c.home);
@@ -500,7 +500,7 @@ export class Api {
     const { summaries } = await this.summaries();
     const flows = await this.flowSummaries();
     const items = [];
-    for (const s of servers) items.push(await this.serverView(s, summaries, flows));
+    for (const s of servers) items.push(this.serverView(s, summaries, flows));
     const found = new Map<string, { domain: string; upstream: NonNullable<SessionSummary["upstream"]>; sessions: number; last_seen_unix_ms: number | null; registered: boolean }>();
     for (const x of summaries) {
       if (x.domain === null || x.upstream === null) continue;
@@ -651,7 +651,7 @@ function calledTools(p: ParsedSession): string[] {
   for (const e of p.log.entries) {
     if (e.from !== "client") continue;
     const ms = Array.isArray(e.message) ? e.message : [e.message];
-    for (const m of ms) if (isObject(m) && m["method"] === "tools/call" && isObject(m["params"])) tools.add(String(m["params"]["name"]));
+    for (const m of ms) if (isObject(m) && m["method"] === "tools/call" && isObject(m["params"])) tools.add(textOf(m["params"]["name"]));
   }
   return [...tools];
 }

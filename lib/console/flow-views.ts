@@ -5,7 +5,7 @@
  * its error.
  */
 import { statSync } from "node:fs";
-import type { FlowDetail, FlowDiffView, FlowSummary, ToolKind } from "./api-types.js";
+import type { FlowDetail, FlowDiffView, FlowSummary } from "./api-types.js";
 import { loadFlow, type Flow } from "../flow/ir/index.js";
 import { diffFlows, flowView, servedDecider, showFlow } from "../review/index.js";
 import { errorText } from "../util/error-text.js";
@@ -32,7 +32,7 @@ export function loadFlowFile(file: FlowFile): LoadedFlow {
 
 function toolCounts(flow: Flow): { read: number; write: number; generic: number } {
   const c = { read: 0, write: 0, generic: 0 };
-  for (const kind of flow.manifest.tools.values()) c[kind as ToolKind]++;
+  for (const kind of flow.manifest.tools.values()) c[kind]++;
   return c;
 }
 

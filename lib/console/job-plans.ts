@@ -70,7 +70,7 @@ function prob(b: Body, name: string, fallback: number): number {
   return x;
 }
 
-const bool = (b: Body, name: string, fallback: boolean) => (typeof b[name] === "boolean" ? (b[name] as boolean) : fallback);
+const bool = (b: Body, name: string, fallback: boolean) => (typeof b[name] === "boolean" ? (b[name]) : fallback);
 
 function flowOf(ctx: PlanContext, b: Body): { key: string; abs: string; name: string } {
   const key = b["flow"];
@@ -179,7 +179,7 @@ export function planJob(body: unknown, ctx: PlanContext): Plan {
       const window = num(b, "window", 50);
       if (!Number.isInteger(window) || window < 1) throw badRequest("window: at least 1 session");
       const half = b["half_life"];
-      if (half !== undefined && half !== null && !(typeof half === "number" && Number.isFinite(half) && half > 0)) throw badRequest(`half_life ${String(half)}: a number of sessions, more than 0`);
+      if (half !== undefined && half !== null && !(typeof half === "number" && Number.isFinite(half) && half > 0)) throw badRequest(`half_life ${JSON.stringify(half)}: a number of sessions, more than 0`);
       const constants = bool(b, "constants", false);
       const md = report("md");
       const json = report("json");

@@ -27,7 +27,7 @@ function toolInfo(t: Record<string, unknown>): ToolInfo {
     .map(([k, v]) => `${k}:${isObject(v) && typeof v["type"] === "string" ? v["type"] : "any"}${required.includes(k) ? "!" : ""}`)
     .join(", ");
   return {
-    name: String(t["name"] ?? ""),
+    name: typeof t["name"] === "string" ? t["name"] : "",
     kind: ro === true ? "read" : ro === false ? "write" : "generic",
     description: typeof t["description"] === "string" ? t["description"] : null,
     read_only_hint: ro,

@@ -105,6 +105,9 @@ function complete(x: ServerInput, created: number, updated: number): ServerEntry
   };
 }
 
+/** Whether `s` holds a control character (C0 or DEL). */
+const hasControl = (s: string) => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 const CREDENTIAL = /key|token|secret|password|passwd|credential|auth/i;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
@@ -145,7 +148,7 @@ function validate(e: ServerEntry, data: string, home: string | undefined): void 
   } else {
     const url = e.upstream.url;
     if (!/^https?:\/\//i.test(url)) throw badRequest(`url ${JSON.stringify(url)}: expected http:// or https://`);
-    if (url.length > 2048 || /[\s\x00-\x1f\x7f]/.test(url)) throw badRequest("the url is too long or holds whitespace");
+    if (url.length > 2048 || /\s/.test(url) || hasControl(url)) throw badRequest("the url is too long or holds whitespace");
     let u: URL;
     try {
       u = new URL(url);
@@ -174,11 +177,11 @@ function validate(e: ServerEntry, data: string, home: string | undefined): void 
   if (e.threshold !== null && !(Number.isFinite(e.threshold) && e.threshold >= 0 && e.threshold <= 1)) throw badRequest(`threshold ${e.threshold}: a probability, from 0 to 1`);
   if (e.surprise?.kind === "threshold" && !(Number.isFinite(e.surprise.nats) && e.surprise.nats > 0)) throw badRequest(`surprise ${e.surprise.nats}: a threshold in nats, above 0`);
   if (e.flow_tools.length > 256) throw badRequest("flow_tools: at most 256 tools");
-  for (const t of e.flow_tools) if (t.length > 128 || /[,\s\x00-\x1f\x7f]/.test(t)) throw badRequest(`flow_tools: ${JSON.stringify(t)} is not a tool's name`);
+  for (const t of e.flow_tools) if (t.length > 128 || /[,\s]/.test(t) || hasControl(t)) throw badRequest(`flow_tools: ${JSON.stringify(t)} is not a tool's name`);
   if (e.guards && !GUARD_DOMAINS.includes(e.name)) throw badRequest(`guards: there are no policy guards for ${e.name}; retail and airline have them`);
   if (e.judge !== null) {
     if (!e.guards) throw badRequest("the confirmation judge asks about the writes the guards check: turn the guards on");
-    if (e.judge.context === "" || e.judge.context.length > 4096 || /[\x00-\x1f\x7f]/.test(e.judge.context)) throw badRequest("the judge's context: the file the host appends the conversation to");
+    if (e.judge.context === "" || e.judge.context.length > 4096 || hasControl(e.judge.context)) throw badRequest("the judge's context: the file the host appends the conversation to");
   }
   if (e.retain_days === 0) throw badRequest("retain_days: at least one day");
 }

@@ -46,6 +46,8 @@ function jsonLines(path: string | undefined): unknown[] {
   return out;
 }
 
+/** A field as text: a string as it is, anything else as JSON, nothing as "". */
+export const textOf = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const idText = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === "string" ? v : JSON.stringify(v));
@@ -118,7 +120,7 @@ export function listedTools(log: McpLog): Listed {
   for (const e of log.entries) {
     for (const m of entryMessages(e)) {
       if (e.from === "client" && method(m) === "tools/list" && isObject(m)) asked.add(callId(m["id"] as Json));
-      if (e.from === "server" && isObject(m) && m["id"] !== undefined && asked.has(callId(m["id"] as Json)) && isObject(m["result"])) {
+      if (e.from === "server" && isObject(m) && m["id"] !== undefined && asked.has(callId(m["id"])) && isObject(m["result"])) {
         const tools = m["result"]["tools"];
         if (Array.isArray(tools)) for (const t of tools) if (isObject(t)) {
           const info = toolInfo(t);
@@ -132,7 +134,7 @@ export function listedTools(log: McpLog): Listed {
 }
 
 function resultText(m: Record<string, unknown>): { text: string; ok: boolean } {
-  if (isObject(m["error"])) return { text: String(m["error"]["message"] ?? ""), ok: false };
+  if (isObject(m["error"])) return { text: textOf(m["error"]["message"]), ok: false };
   const r = m["result"];
   if (!isObject(r)) return { text: JSON.stringify(r ?? null), ok: true };
   const ok = r["isError"] !== true;
@@ -167,8 +169,8 @@ export function callsOf(log: McpLog, kinds: ReadonlyMap<string, ToolKind>, decis
       if (!isObject(m)) continue;
       if ((e.from === "client" || e.from === "proxy") && m["method"] === "tools/call" && m["id"] !== undefined && m["id"] !== null) {
         const params = isObject(m["params"]) ? m["params"] : {};
-        const tool = String(params["name"] ?? "");
-        const id = callId(m["id"] as Json);
+        const tool = textOf(params["name"]);
+        const id = callId(m["id"]);
         const agent = e.from === "client" || commitOpen !== null;
         const call: CallView = {
           id,
@@ -193,7 +195,7 @@ export function callsOf(log: McpLog, kinds: ReadonlyMap<string, ToolKind>, decis
         open.set(id, call);
         if (e.from === "client" && tool === "stretto_commit") commitOpen = id;
       } else if (e.from === "server" || e.from === "proxy") {
-        const rid = responseId(m as Json);
+        const rid = responseId(m);
         if (rid === undefined) continue;
         const id = callId(rid);
         const call = open.get(id);
@@ -311,21 +313,21 @@ function timeline(log: McpLog): TimelineEvent[] {
         continue;
       }
       if (e.from === "context") {
-        push(e, { kind: "context", method: null, id: null, summary: `${String(m["role"] ?? "")}: ${String(m["content"] ?? "")}` });
+        push(e, { kind: "context", method: null, id: null, summary: `${textOf(m["role"])}: ${textOf(m["content"])}` });
         continue;
       }
       const meth = str(m["method"]);
-      const id = m["id"] === undefined || m["id"] === null ? null : callId(m["id"] as Json);
+      const id = m["id"] === undefined || m["id"] === null ? null : callId(m["id"]);
       if (meth !== null) {
         if (id !== null) methods.set(`${e.from}:${id}`, meth);
         const params = isObject(m["params"]) ? m["params"] : {};
-        const summary = meth === "tools/call" ? `${String(params["name"] ?? "")} ${compact(params["arguments"])}` : meth;
+        const summary = meth === "tools/call" ? `${textOf(params["name"])} ${compact(params["arguments"])}` : meth;
         push(e, { kind: id === null ? "notification" : "request", method: meth, id, summary });
         continue;
       }
       const asked = id === null ? null : (methods.get(`client:${id}`) ?? methods.get(`proxy:${id}`) ?? methods.get(`server:${id}`) ?? null);
       if (isObject(m["error"])) {
-        push(e, { kind: "error", method: asked, id, summary: `error ${String(m["error"]["code"])}: ${String(m["error"]["message"] ?? "")}` });
+        push(e, { kind: "error", method: asked, id, summary: `error ${textOf(m["error"]["code"])}: ${textOf(m["error"]["message"])}` });
       } else {
         const summary = asked === "tools/call" ? resultText(m).text : asked ?? "response";
         push(e, { kind: "response", method: asked, id, summary });
@@ -340,7 +342,7 @@ function contextOf(log: McpLog): ContextMessage[] {
   for (const e of log.entries) {
     if (e.from !== "context" || !isObject(e.message)) continue;
     const role = e.message["role"] === "assistant" ? "assistant" : "user";
-    out.push({ t_ms: e.t_ms, role, content: String(e.message["content"] ?? "") });
+    out.push({ t_ms: e.t_ms, role, content: textOf(e.message["content"]) });
   }
   return out;
 }

@@ -104,7 +104,7 @@ export async function sse(base: string, path: string): Promise<Sse> {
       for (const w of waiters.splice(0)) w();
     },
   });
-  const reader = res.body.getReader();
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   void (async () => {
     try {
       for (;;) {
