@@ -37,6 +37,8 @@ export interface SessionHooks {
  * One proxy session on a host transport: the log header, the plugins, the recorder, the
  * server (a child process or an upstream session), then the passive or active bus. The same
  * for the host on stdio and for each host session over HTTP; nothing below knows which.
+ * The plugins are built anew for each session, so `--flow` is read when a session starts:
+ * over HTTP a flow committed since the last session is served from the next one on.
  */
 export async function runProxySession(plan: ProxyPlan, host: HostTransport, who: SessionWho, hooks: SessionHooks = {}): Promise<ExitStatus> {
   const { args, report } = plan;
