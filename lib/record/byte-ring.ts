@@ -15,7 +15,6 @@ export class ByteRing {
   /** Start and end of each region handed out and not yet reclaimed, oldest first. */
   private readonly regions: number[] = [];
   private first = 0;
-  private handedOut = 0;
   private reclaimed = 0;
   private tail = 0;
 
@@ -44,7 +43,6 @@ export class ByteRing {
     if (at < 0) return -1;
     this.regions.push(at, at + n);
     this.tail = at + n;
-    this.handedOut++;
     return at;
   }
 
@@ -64,10 +62,5 @@ export class ByteRing {
       this.regions.splice(0, this.first);
       this.first = 0;
     }
-  }
-
-  /** Regions handed out and not yet released (for tests and checks). */
-  get outstanding(): number {
-    return this.handedOut - this.reclaimed;
   }
 }
