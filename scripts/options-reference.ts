@@ -51,6 +51,7 @@ const COMMAND_PAGES: Readonly<Record<string, string>> = {
   "flow-diff": "flow-review.md",
   init: "init.md",
   doctor: "doctor.md",
+  console: "console-api.md",
   completions: "completions.md",
   audit: "audit-drift.md#stretto-audit",
   drift: "audit-drift.md#stretto-drift",
