@@ -150,6 +150,8 @@ describe("stretto console in a browser", function () {
     await open("/jobs/new?kind=learn&domain=shop", "New job");
     await page.getByLabel("Sessions (a folder in the data directory)").fill("logs/shop");
     await page.getByLabel("Write to (optional)").fill("relearned.flow.json");
+    await page.getByText(/^stretto learn --sessions logs\/shop --domain shop --out relearned\.flow\.json --habit-only$/).waitFor();
+    await checked("job-new");
     await page.getByRole("button", { name: "Run" }).click();
     await page.getByRole("heading", { level: 1, name: /^Learn shop from/ }).waitFor();
     await page.locator(".job-status", { hasText: /^done$/ }).waitFor({ timeout: 30000 });
@@ -184,6 +186,7 @@ describe("stretto console in a browser", function () {
     await page.keyboard.press("Control+k");
     const palette = page.getByRole("dialog", { name: "Search or jump to" });
     await palette.waitFor();
+    await checked("palette");
     await page.keyboard.type("flows");
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { level: 1, name: "Flows" }).waitFor();
