@@ -210,7 +210,7 @@ describe("stretto learn", function () {
     ] as const) {
       const ran = await stretto([...args]);
       assert.equal(ran.code, 2, ran.stderr);
-      assert.equal(ran.stderr, `stretto: learn needs ${missing}\nUsage: stretto learn --sessions DIR --domain NAME --out FILE [--habit-only] [options]\n`);
+      assert.equal(ran.stderr, `stretto: learn needs ${missing}\nUsage: stretto learn (--sessions DIR | --otel FILE --manifest FILE) --domain NAME --out FILE [--habit-only] [options]\n`);
     }
   });
 
