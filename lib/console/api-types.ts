@@ -160,8 +160,9 @@ export interface SessionSummary {
   has_flow_log: boolean;
   has_confirm_log: boolean;
   /**
-   * Beyond the original: the session is being recorded now (its proxy holds it open: the log
-   * grew within the last minute and has no end entry). Its page can follow it live.
+   * Beyond the original: the session is being recorded now (the proxy whose process id ends
+   * its session id is running, and the log grew within the last 10 minutes). Its page can
+   * follow it live (GET /api/sessions/{key}/follow).
    */
   live: boolean;
 }
