@@ -28,9 +28,9 @@ export class ServedServer {
     if (this.servers.size === 0) this.decisions = new LiveDecisions(() => session.episode());
   }
 
-  /** Reads a server line for the server's own name, until the name is known. */
+  /** Reads a server line for the server's own name, until the name is known (only a flow learned across servers asks it). */
   sees(f: Frame): void {
-    if (this.names.found) return;
+    if (this.names.found || this.servers.size === 0) return;
     const value = jsonOf(f);
     if (value !== undefined) this.names.entry({ t_ms: f.tMs, from: "server", message: value as Json });
   }
