@@ -20,7 +20,7 @@ import type { Catalog } from "./catalog.js";
 import { requestPath, shownPath, PathError } from "./data-paths.js";
 import { diskUse } from "./disk.js";
 import type { Watcher } from "./events.js";
-import { DEFAULT_THRESHOLD, flowDetail, flowDiffView, flowSummary, probability, type LoadedFlow } from "./flow-views.js";
+import { DEFAULT_THRESHOLD, flowDetail, flowDiffView, flowSummary, lookupTools, probability, type LoadedFlow } from "./flow-views.js";
 import { followLog } from "./follow.js";
 import { ApiFailure, badRequest, conflict, notFound, readJson, sendJson, unreadable } from "./http-kit.js";
 import { jobId, type Jobs } from "./jobs.js";
@@ -695,7 +695,7 @@ function toolWarnings(flow: Flow, listed: Map<string, { readOnly: boolean | null
     if (l !== undefined && l.contract !== "" && pinned !== l.contract) out.push(`\`${tool}\`'s input changed since the flow was learned (${pinned} → ${l.contract} in ${source}), so the proxy no longer looks it up`);
   }
   if (listed.size > 0) {
-    for (const [tool, kind] of flow.manifest.tools) if (kind === "read" && !listed.has(tool)) out.push(`the flow looks up \`${tool}\`, which ${source} does not list`);
+    for (const tool of lookupTools(flow, DEFAULT_THRESHOLD)) if (!listed.has(tool)) out.push(`the flow looks up \`${tool}\`, which ${source} does not list`);
   }
   return out;
 }

@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { delimiter, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { FlowDetail, FlowDiffView, FlowList, HostConfig, Job, Overview, ProbeResult, ServerList, ServerView, SessionDetail, SessionList, Settings } from "../../lib/console/api-types.js";
+import type { FlowDetail, FlowDiffView, FlowList, HostConfig, Job, Overview, ProbeResult, ServerList, ServerView, SessionDetail, SessionList, Settings, StageView, VersionView } from "../../lib/console/api-types.js";
 import { DEMO, NODE, PROXY, killAll } from "../helpers/processes.js";
-import { TOKEN, ask, eventually, fixtureCopy, get, serve, sse, type Served } from "./api-kit.js";
+import { FIXTURES, TOKEN, ask, eventually, fixtureCopy, get, serve, sse, type Served } from "./api-kit.js";
 
 const SECURITY = ["content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options"];
 
@@ -221,6 +221,30 @@ describe("stretto console: the API", function () {
       } finally {
         await ask(base, "/api/flows/broken", { method: "DELETE" });
       }
+    });
+  });
+
+  describe("staging", () => {
+    it("a staged flow is shown against the committed one, committed, refused a second time, and rolled back", async () => {
+      writeFileSync(join(s.data, "shop.staged.flow.json"), readFileSync(join(s.data, "shop.promoted.flow.json")));
+      const view = await get<StageView>(base, "/api/flows/shop/stage");
+      assert.equal(view.committed, "shop");
+      assert.equal(view.staged?.key, "shop.staged");
+      assert.equal(view.refused, null);
+      assert.deepEqual(view.diff?.sections.map((x) => x.title), ["Promotion"]);
+      const committed = await ask(base, "/api/flows/shop/commit", { method: "POST", body: JSON.stringify({ note: "  promoted  " }) });
+      assert.equal(committed.status, 200, committed.text);
+      assert.equal((committed.json as VersionView).kind, "commit");
+      assert.equal((committed.json as VersionView).note, "promoted");
+      const again = await ask(base, "/api/flows/shop/commit", { method: "POST" });
+      assert.equal(again.status, 409);
+      assert.equal((again.json as { error: string }).error, "the staged flow is the committed one: nothing to commit");
+      const back = await ask(base, "/api/flows/shop/rollback", { method: "POST" });
+      assert.equal(back.status, 200, back.text);
+      assert.equal((back.json as VersionView).kind, "rollback");
+      assert.equal(readFileSync(join(s.data, "shop.flow.json"), "utf8"), readFileSync(join(FIXTURES, "shop.flow.json"), "utf8"));
+      const versions = (await get<StageView>(base, "/api/flows/shop/stage")).versions;
+      assert.deepEqual(versions.map((v) => v.kind), ["rollback", "commit", "found"]);
     });
   });
 
