@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 
 // dist/spec/docs/ → the repository.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const BINARIES = ["stretto", "stretto-proxy", "stretto-mcp-demo", "stretto-procedure"];
+const BINARIES = ["stretto", "stretto-proxy", "stretto-mcp-demo", "stretto-procedure", "stretto-console"];
 const BLOCK_TIMEOUT_MS = 60_000;
 
 export interface DocBlock {
@@ -240,11 +240,11 @@ const ELSEWHERE: Elsewhere[] = [
   {
     file: "README.md",
     first: "npm ci && npm run build",
-    how: "`npm run build` is tsc; `npm pack --dry-run` packs the four bins the comment names, each with a node shebang",
+    how: "`npm run build` is tsc then the console UI's vite build; `npm pack --dry-run` packs the bins the comment names, each with a node shebang, and the built UI",
     check: () => {
       const block = allShellBlocks().find((b) => b.file === "README.md" && b.body[0] === "npm ci && npm run build")!;
       const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string>; bin: Record<string, string> };
-      assert.equal(pkg.scripts["build"], "tsc -p tsconfig.json");
+      assert.equal(pkg.scripts["build"], "tsc -p tsconfig.json && vite build --config console/vite.config.ts --logLevel warn");
       const named = [...block.body[1]!.matchAll(/stretto[\w-]*/g)].map((x) => x[0]).sort();
       assert.deepEqual(Object.keys(pkg.bin).sort(), named);
       assert.deepEqual([...BINARIES].sort(), named);
@@ -255,6 +255,7 @@ const ELSEWHERE: Elsewhere[] = [
         assert.match(read(path), /^#!\/usr\/bin\/env node\n/, `${path} has no node shebang`);
       }
       assert.ok(paths.has("README.md"));
+      assert.ok(paths.has("dist/console/index.html"), "npm pack leaves out the console's UI");
     },
   },
   {
