@@ -404,12 +404,14 @@ export interface ComparisonView {
   learned_unix_ms: number | null;
   sessions: number;
   new: number;
-  committed: number;
+  /** Whether a committed flow was scored beside the staged one. */
+  committed: boolean;
   compared: number;
   sites: { site: string; committed: StageCounts; staged: StageCounts }[];
   total: { committed: StageCounts; staged: StageCounts };
   unanswered: [number, number];
-  carried: number;
+  /** What the staged flow keeps from the committed one (`its arbiter`, …), as `stretto stage` says it. */
+  carried: string[];
 }
 
 export interface VersionView {

@@ -11,7 +11,7 @@ import type { DriftCheck, FlowSummary, HostName, Job, Meta, ServerEntry, ServerV
 import { keyIsSet } from "../doctor/key.js";
 import type { Flow } from "../flow/ir/index.js";
 import { HOSTS } from "../init/index.js";
-import { StageError, StageRefusal, flowCommit, flowRollback, historyOf, readRecord, readState, stagePaths } from "../stage/index.js";
+import { StageError, StageRefusal, flowCommit, flowRollback, historyOf, readRecord, readState, stagePaths, usedShare } from "../stage/index.js";
 import { errorText } from "../util/error-text.js";
 import { isObject } from "../util/is-object.js";
 import { logout } from "./access.js";
@@ -424,17 +424,17 @@ export class Api {
         if (state.last !== undefined) {
           const c = state.last;
           const counts = (x: { decisions: number; lookups: number; used: number; served: number } | undefined) =>
-            x === undefined ? { decisions: 0, lookups: 0, used: 0, served: 0, detours: 0, used_share: null } : { ...x, detours: x.lookups - x.used - x.served, used_share: null };
+            x === undefined ? { decisions: 0, lookups: 0, used: 0, served: 0, detours: 0, used_share: null } : { ...x, detours: x.lookups - x.used - x.served, used_share: usedShare(x) };
           last = {
             learned_unix_ms: c.learned_unix_ms,
             sessions: c.sessions,
             new: c.new,
-            committed: c.committed ? 1 : 0,
+            committed: c.committed,
             compared: c.compared,
             sites: Object.entries(c.sites).map(([site, s]) => ({ site, committed: counts(s.committed), staged: counts(s.staged) })),
             total: { committed: counts(c.total.committed), staged: counts(c.total.staged) },
             unanswered: c.unanswered,
-            carried: c.carried.length,
+            carried: c.carried,
           };
           evidence = staged.compiled_unix_ms === c.learned_unix_ms;
         }

@@ -5,4 +5,4 @@ export { flowLog, NOT_LATEST, recordMarkdown, when } from "./log.js";
 export { readState, writeState, LEDGER_KEPT, STAGE_FORMAT, type Comparison, type Counts, type LedgerEntry, type StageState } from "./state.js";
 export { readRecord, versionNumbers, type Evidence, type VersionRecord } from "./versions.js";
 export { compare, stage, type StageResult, type StageSettings } from "./stage.js";
-export { stageMarkdown, usedCell } from "./report.js";
+export { stageMarkdown, usedCell, usedShare } from "./report.js";

@@ -4,13 +4,18 @@ import { compareCodePoints } from "../trace/json.js";
 import { wilsonLower } from "../promote/index.js";
 import type { Comparison, Counts } from "./state.js";
 
+/** The share of the lookups the agent could have made itself that it made, with a 90% Wilson interval; null when there are none. */
+export function usedShare(c: Counts): { share: number; lower: number; upper: number } | null {
+  const known = c.lookups - c.served;
+  if (known <= 0) return null;
+  return { share: c.used / known, lower: wilsonLower(c.used, known), upper: 1 - wilsonLower(known - c.used, known) };
+}
+
 /** `{used} ({share}%, {lo}–{hi}%)` over the lookups the agent could have made itself, or `—`. */
 export function usedCell(c: Counts): string {
-  const known = c.lookups - c.served;
-  if (known <= 0) return "—";
-  const lo = wilsonLower(c.used, known);
-  const hi = 1 - wilsonLower(known - c.used, known);
-  return `${c.used} (${fixed((100 * c.used) / known, 0)}%, ${fixed(100 * lo, 0)}–${fixed(100 * hi, 0)}%)`;
+  const s = usedShare(c);
+  if (s === null) return "—";
+  return `${c.used} (${fixed(100 * s.share, 0)}%, ${fixed(100 * s.lower, 0)}–${fixed(100 * s.upper, 0)}%)`;
 }
 
 const side = (c: Counts | undefined) => {
