@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DEMO, NODE, cleanTemp, killAll, tempDir } from "../helpers/processes.js";
 import { Listening } from "../listen/support.js";
-import { writeHabitSessions } from "../drift/habit-sessions.js";
+import { committedHabitFlow } from "./committed-flow.js";
 import { stretto } from "../drift/in-process.js";
 
 const APPENDIX = "--- Also looked up automatically";
@@ -36,11 +36,7 @@ describe("--listen reads the flow at each session's start", function () {
 
   it("a flow committed between two host sessions is the one the second serves", async () => {
     const work = tempDir();
-    const sessions = join(work, "sessions");
-    writeHabitSessions(sessions, 1, 12, "usual");
-    const flow = join(work, "shop.flow.json");
-    assert.equal((await stretto("stage", "--flow", flow, "--sessions", sessions, "--domain", "retail")).code, 0);
-    assert.equal((await stretto("flow-commit", "--flow", flow)).code, 0);
+    const { flow, sessions } = await committedHabitFlow(work);
 
     const logs = join(work, "logs");
     const proxy = await Listening.start(["--record", logs, "--flow", flow, "--", NODE, DEMO, "--world", "retail"]);

@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DEMO, NODE, PROXY, cleanTemp, tempDir } from "../helpers/processes.js";
 import { ownRequests } from "../e2e/flow-support.js";
-import { writeHabitSessions } from "../drift/habit-sessions.js";
+import { committedHabitFlow } from "./committed-flow.js";
 import { stretto } from "../drift/in-process.js";
 
 /** Customer `n` served through the proxy with `flow`, recorded into `record`: the agent finds the user, nothing more. */
@@ -36,11 +36,7 @@ describe("sessions a flow served: the proxy's lookups count as served", function
 
   it("stage and promote count the lookups the proxy had already made as neither used nor detours", async () => {
     const work = tempDir();
-    const sessions = join(work, "sessions");
-    writeHabitSessions(sessions, 1, 12, "usual");
-    const flow = join(work, "shop.flow.json");
-    assert.equal((await stretto("stage", "--flow", flow, "--sessions", sessions, "--domain", "retail")).code, 0);
-    assert.equal((await stretto("flow-commit", "--flow", flow)).code, 0);
+    const { flow, sessions } = await committedHabitFlow(work);
 
     let made = 0;
     for (const n of [7, 8]) {
