@@ -35,10 +35,10 @@ export function fixtureCopy(): { data: string; bin: string } {
   return { data, bin };
 }
 
-/** Starts the console; resolves once it printed where it listens. */
-export function serve(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Served> {
+/** Starts the console (`bin`: the script, or a link to it elsewhere); resolves once it printed where it listens. */
+export function serve(args: string[], env: NodeJS.ProcessEnv = process.env, bin: string = CONSOLE_BIN): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = start(NODE, [CONSOLE_BIN, "--listen", "127.0.0.1:0", ...args], { env });
+    const child = start(NODE, [bin, "--listen", "127.0.0.1:0", ...args], { env });
     let err = "";
     const data = args[args.indexOf("--data") + 1] ?? "";
     child.stderr!.on("data", (c: Buffer) => {
