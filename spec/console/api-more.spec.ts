@@ -6,7 +6,7 @@
  * the CLI holds its output.
  */
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
@@ -177,7 +177,7 @@ describe("stretto console: jobs over the fixtures", function () {
     }
   });
 
-  it("a stage job runs from the recorded sessions; its flow is committed and rolled back", async () => {
+  it("a stage job runs from the recorded sessions and again with five more; its flow is committed and rolled back", async () => {
     const job = await submit(base, { kind: "stage", flow: "shop", sessions: "logs/shop" });
     const done = await ended(base, job.id);
     assert.equal(done.status, "succeeded", done.output);
@@ -188,6 +188,15 @@ describe("stretto console: jobs over the fixtures", function () {
     for (let i = 1; i < 3; i++) assert.equal((await ask(base, `/api/jobs/${job.id}/artifacts/${i}`)).status, 200);
     const view = await get<StageView>(base, "/api/flows/shop/stage");
     assert.equal(view.staged?.key, "shop.staged");
+    assert.deepEqual([view.last?.sessions, view.last?.new], [6, 6]);
+    // Again with five more: the two served and three shadow sessions beside the six recorded.
+    const more = join(s.data, "staging/shop");
+    mkdirSync(more, { recursive: true });
+    for (const dir of ["logs/shop", "served/shop", "shadow/shop"]) cpSync(join(s.data, dir), more, { recursive: true });
+    const again = await ended(base, (await submit(base, { kind: "stage", flow: "shop.staged", sessions: "staging/shop" })).id);
+    assert.equal(again.status, "succeeded", again.output);
+    const second = await get<StageView>(base, "/api/flows/shop/stage");
+    assert.deepEqual([second.last?.sessions, second.last?.new], [11, 5]);
     const before = readFileSync(join(s.data, "shop.flow.json"), "utf8");
     const committed = await ask(base, "/api/flows/shop/commit", { method: "POST", body: JSON.stringify({ note: "staged by a job" }) });
     assert.equal(committed.status, 200, committed.text);
