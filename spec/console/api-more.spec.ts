@@ -15,6 +15,7 @@ import { DEMO, NODE, STRETTO, killAll, start } from "../helpers/processes.js";
 import { CONSOLE_BIN, TOKEN, ask, eventually, fixtureCopy, get, serve, sse, type Served } from "./api-kit.js";
 
 const SECRET = "Bearer demo-secret-4f1c9a";
+const STALE = "20260921T103000.000Z-0a1b";
 const ENDED = new Set(["succeeded", "failed", "cancelled"]);
 
 async function submit(base: string, body: object): Promise<Job> {
@@ -149,10 +150,24 @@ describe("stretto console: jobs over the fixtures", function () {
       `#!/bin/sh\nif [ "$1" = doctor ] && [ -e hold ]; then\n  sleep 60 &\n  echo $! > hold.pid\n  echo holding\n  exec sleep 60\nfi\nexec "${NODE}" "${STRETTO}" "$@"\n`,
     );
     chmodSync(cli, 0o755);
+    // A job the last console left running.
+    const jobs = join(data, "console/jobs");
+    mkdirSync(jobs, { recursive: true });
+    const stale = { id: STALE, kind: "doctor", title: "Check the installation", params: {}, status: "running", created_unix_ms: 1_790_000_000_000, started_unix_ms: 1_790_000_000_100, finished_unix_ms: null, exit_code: null, alarm: false, artifacts: [] };
+    writeFileSync(join(jobs, `${STALE}.json`), JSON.stringify(stale));
+    writeFileSync(join(jobs, `${STALE}.log`), "$ stretto doctor\n");
     s = await serve(["--data", data, "--token", TOKEN, "--stretto", cli], { ...process.env, PATH: `${bin}:${process.env["PATH"] ?? ""}` });
     base = s.base;
   });
   after(() => killAll());
+
+  it("a job the last console left running is failed at start", async () => {
+    const j = await get<Job>(base, `/api/jobs/${STALE}`);
+    assert.equal(j.status, "failed");
+    assert.notEqual(j.finished_unix_ms, null);
+    assert.equal(j.output, "$ stretto doctor\nstretto-console: the console stopped before this job finished\n");
+    assert.equal((JSON.parse(readFileSync(join(s.data, `console/jobs/${STALE}.json`), "utf8")) as Job).status, "failed");
+  });
 
   it("jobs run one at a time and report their artifacts", async () => {
     const events = await sse(base, "/api/events");
