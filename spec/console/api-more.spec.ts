@@ -62,7 +62,7 @@ describe("stretto console: an empty data directory, the http probe, no CLI", fun
     symlinkSync(CONSOLE_BIN, join(alone, "stretto-console.js"));
     const emptyPath = join(root, "empty-path");
     mkdirSync(emptyPath);
-    s = await serve(["--data", data, "--token", TOKEN], { HOME: root, PATH: emptyPath, DEMO_AUTH: SECRET }, join(alone, "stretto-console.js"));
+    s = await serve(["--data", data, "--token", TOKEN], { HOME: root, PATH: emptyPath, DEMO_AUTH: SECRET, DEMO_BAD: "demo-secret\nline" }, join(alone, "stretto-console.js"));
     base = s.base;
   });
   after(() => killAll());
@@ -108,12 +108,18 @@ describe("stretto console: an empty data directory, the http probe, no CLI", fun
     const refused = (await ask(base, "/api/servers/bare/probe", { method: "POST" })).json as ProbeResult;
     assert.equal(refused.ok, false);
     assert.match(refused.error ?? "", /HTTP 401/);
-    const answers = [created.text, p.text, JSON.stringify(refused)];
+    // A value that is no header value is refused by name, without showing it.
+    const odd = await ask(base, "/api/servers", { method: "POST", body: JSON.stringify({ ...input, name: "odd", upstream: { kind: "http", url: demo.url, headers: [{ name: "Authorization", env: "DEMO_BAD" }] } }) });
+    assert.equal(odd.status, 200, odd.text);
+    const bad = (await ask(base, "/api/servers/odd/probe", { method: "POST" })).json as ProbeResult;
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error, "DEMO_BAD does not hold a valid header value");
+    const answers = [created.text, p.text, JSON.stringify(refused), JSON.stringify(bad)];
     for (const path of ["/api/servers", "/api/servers/remote", "/api/settings", "/api/overview", "/api/meta", "/api/servers/remote/config?host=claude-code"]) answers.push((await ask(base, path)).text);
     for (const a of answers) assert.ok(!a.includes("demo-secret"), a.slice(0, 300));
     assert.ok(!s.stderr().includes("demo-secret"));
     assert.ok(!readFileSync(join(data, "servers.json"), "utf8").includes("demo-secret"));
-    for (const name of ["remote", "bare"]) assert.equal((await ask(base, `/api/servers/${name}`, { method: "DELETE" })).status, 200);
+    for (const name of ["remote", "bare", "odd"]) assert.equal((await ask(base, `/api/servers/${name}`, { method: "DELETE" })).status, 200);
     demo.child.kill("SIGKILL");
   });
 
