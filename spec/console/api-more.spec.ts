@@ -180,7 +180,6 @@ describe("stretto console: jobs over the fixtures", function () {
     try {
       const a = await submit(base, { kind: "learn", domain: "shop", sessions: "logs/shop", out: "learned/a.flow.json" });
       const b = await submit(base, { kind: "learn", domain: "shop", sessions: "logs/shop", out: "learned/b.flow.json" });
-      assert.equal(b.status, "queued");
       const [da, db] = [await ended(base, a.id), await ended(base, b.id)];
       for (const [j, name] of [[da, "a"], [db, "b"]] as const) {
         assert.equal(j.status, "succeeded", j.output);
