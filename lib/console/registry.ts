@@ -5,13 +5,14 @@
  * file, flushed, renamed over), one write at a time; a file that does not read is never
  * overwritten.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import type { ServerEntry, ServerInput } from "./api-types.js";
 import { domainProblem } from "../init/index.js";
 import { osErrorText } from "../util/os-errors.js";
 import { isObject } from "../util/is-object.js";
+import { writeWhole } from "../util/write-whole.js";
 import { ApiFailure, badRequest } from "./http-kit.js";
 import { PathError, requestPath } from "./data-paths.js";
 
@@ -247,23 +248,9 @@ export class Registry {
   }
 
   private write(servers: ServerEntry[]): void {
-    const text = `${JSON.stringify({ stretto_servers: REGISTRY_FORMAT, servers }, null, 2)}\n`;
-    const temp = join(this.data, `.servers.json.${process.pid}.${Date.now()}.tmp`);
     try {
-      const fd = openSync(temp, "w", 0o600);
-      try {
-        writeSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, this.path);
+      writeWhole(this.path, `${JSON.stringify({ stretto_servers: REGISTRY_FORMAT, servers }, null, 2)}\n`);
     } catch (e) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // Never made.
-      }
       throw new ApiFailure(500, `writing servers.json: ${osErrorText(e)}`);
     }
   }

@@ -5,9 +5,10 @@
  * whole or not at all: to a temporary file beside it, then renamed into place, so a reader
  * (a proxy starting with the flow, a person) never sees half of one.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { osErrorText } from "../util/os-errors.js";
+import { writeWhole as writeFileWhole } from "../util/write-whole.js";
 
 /** Why stage, commit or rollback will not do what was asked (a refusal, not a failure of the machine). */
 export class StageRefusal extends Error {
@@ -44,7 +45,7 @@ export function stagePaths(path: string): StagePaths {
   return { committed: path, staged: join(dir, `${name}${STAGED}`), state: join(dir, `${name}.stage.json`), history: join(dir, `${name}.history`), name };
 }
 
-/** Writes `text` to `path` whole: `.{file}.{pid}.tmp` beside it, flushed, then renamed over it. */
+/** Writes `text` to `path` whole (a temporary file beside it, flushed, then renamed over it). */
 export function writeWhole(path: string, text: string): void {
   const dir = dirname(path);
   try {
@@ -52,22 +53,9 @@ export function writeWhole(path: string, text: string): void {
   } catch (e) {
     throw new StageError(`creating ${dir}: ${osErrorText(e)}`);
   }
-  const temp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   try {
-    const fd = openSync(temp, "w", 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
+    writeFileWhole(path, text);
   } catch (e) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // nothing was left, or nothing can be done
-    }
     throw new StageError(`writing ${path}: ${osErrorText(e)}`);
   }
 }
