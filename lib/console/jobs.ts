@@ -252,6 +252,14 @@ export class Jobs {
 
   private async finish(r: Running, exit: number | null): Promise<void> {
     const job = r.job;
+    // The artifacts first: the job is answered as ended only once they are known, so a reader
+    // never sees an ended job with its artifacts still unresolved.
+    const kept = [];
+    for (const a of r.plan?.artifacts ?? []) {
+      if (!existsSync(a.abs)) continue;
+      kept.push({ kind: a.kind, path: this.shown(a.abs), key: a.kind === "flow" ? await this.flowKey(a.abs) : null });
+    }
+    job.artifacts = kept;
     job.exit_code = exit;
     job.finished_unix_ms = Date.now();
     if (r.cancelled) {
@@ -265,12 +273,6 @@ export class Jobs {
     } else {
       job.status = "failed";
     }
-    const kept = [];
-    for (const a of r.plan?.artifacts ?? []) {
-      if (!existsSync(a.abs)) continue;
-      kept.push({ kind: a.kind, path: this.shown(a.abs), key: a.kind === "flow" ? await this.flowKey(a.abs) : null });
-    }
-    job.artifacts = kept;
     this.changed(job);
   }
 }

@@ -64,7 +64,11 @@ describe("a server that exits at once", function () {
           assert.ok(statSync(logs[0]!).size > 0, "the log is not left at 0 bytes");
           const { header, entries } = readLogLines(logs[0]!);
           assert.deepEqual(header["server_command"], UVX_NOT_INSTALLED);
-          assert.deepEqual(entries, []);
+          // No traffic. With --context, the host's end (its stdin closed) can reach the context
+          // plugin before the server's exit does; the plugin then logs the conversation, as it
+          // does at every host end. Only that may be there.
+          const traffic = entries.filter((e) => !(name === "--context" && e.endsWith(',"from":"context","message":{"role":"user","content":"hello"}}')));
+          assert.deepEqual(traffic, []);
         });
       }
 
