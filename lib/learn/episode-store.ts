@@ -18,6 +18,15 @@ export interface Episodes extends Iterable<Episode> {
   readonly length: number;
 }
 
+/** A store's bytes as another thread receives them (copies: the store keeps its own). */
+export interface PackedEpisodes {
+  /** The deflated blocks. */
+  blocks: Uint8Array[];
+  /** The episodes not yet in a block, serialized and not deflated. */
+  pending: Uint8Array;
+  count: number;
+}
+
 export class EpisodeStore implements Episodes {
   private readonly blocks: Buffer[] = [];
   /**
@@ -54,6 +63,11 @@ export class EpisodeStore implements Episodes {
     yield* episodesIn(Buffer.from(this.pending.subarray(0, this.used)));
   }
 
+  /** The store's bytes, for a thread that reads the same episodes ({@link PackedStore}). */
+  packed(): PackedEpisodes {
+    return { blocks: this.blocks.map((b) => Uint8Array.from(b)), pending: Uint8Array.from(this.pending.subarray(0, this.used)), count: this.count };
+  }
+
   /** Every episode through `f`, as an array (holds them all: for the readers that need that). */
   map<T>(f: (ep: Episode, i: number) => T): T[] {
     const out: T[] = [];
@@ -66,6 +80,20 @@ export class EpisodeStore implements Episodes {
     this.blocks.push(deflateRawSync(this.pending.subarray(0, this.used), { level: constants.Z_BEST_SPEED }));
     this.used = 0;
     this.inBlock = 0;
+  }
+}
+
+/** The episodes of another thread's store, read in passes as that store reads them. */
+export class PackedStore implements Episodes {
+  constructor(private readonly packed: PackedEpisodes) {}
+
+  get length(): number {
+    return this.packed.count;
+  }
+
+  *[Symbol.iterator](): Iterator<Episode> {
+    for (const block of this.packed.blocks) yield* episodesIn(inflateRawSync(block));
+    yield* episodesIn(Buffer.from(this.packed.pending));
   }
 }
 

@@ -13,5 +13,5 @@ export { learnVocab, actionIds } from "./vocab.js";
 export { fitGrouped, fitReach, ORDER } from "./fit-habit.js";
 export { learnSites } from "./learn-sites.js";
 export { learnBindings } from "./bindings/learn-bindings.js";
-export { learnFromSessions, learnInput, type SessionsOptions } from "./learn-sessions.js";
+export { learnFromSessions, learnFromSessionsThreaded, learnInput, BINDINGS_THREAD_FROM, type SessionsOptions } from "./learn-sessions.js";
 export { candidateFields, crossValidated, fieldTable, learnFeatures, mapOf, MAX_FIELDS, MIN_GAIN_NATS, type FieldTable } from "./code-features.js";

@@ -5,7 +5,7 @@
  */
 import type { Episode, ToolManifest } from "../trace/index.js";
 import { standardProgram } from "../flow/program/index.js";
-import type { Flow, ToolKind } from "../flow/ir/index.js";
+import type { Bindings, Flow, ToolKind } from "../flow/ir/index.js";
 import { posteriorMedianAlpha, prequentialCounts } from "./alpha.js";
 import { learnFeatures } from "./code-features.js";
 import type { Episodes } from "./episode-store.js";
@@ -52,6 +52,22 @@ export interface LearnInput {
 export type LearnSource = Omit<LearnInput, "episodes" | "training"> & { episodes: Episodes; training?: Episodes };
 
 export function learnFlow(input: LearnSource): Flow {
+  const { bindings, withBindings } = learnParts(input, true);
+  return withBindings(bindings!);
+}
+
+/**
+ * As {@link learnFlow}, with the bindings learned meanwhile elsewhere (another thread
+ * reading the same episodes): everything else is learned here first, then the flow waits
+ * for them. Nothing here reads the bindings, so the flow is the one `learnFlow` learns.
+ */
+export async function learnFlowBeside(input: LearnSource, bindings: Promise<Bindings>): Promise<Flow> {
+  const { withBindings } = learnParts(input, false);
+  return withBindings(await bindings);
+}
+
+/** Everything but the bindings (learned too when `bindingsHere`), and the flow once they are known. */
+function learnParts(input: LearnSource, bindingsHere: boolean): { bindings: Bindings | undefined; withBindings: (b: Bindings) => Flow } {
   const { manifest } = input;
   const kinds = new Map(Object.entries(manifest.tools)) as Map<string, ToolKind>;
   const { vocab, ids, sources, plain, table, bindings } = readPasses({
@@ -61,6 +77,7 @@ export function learnFlow(input: LearnSource): Flow {
     kinds,
     constants: input.constants,
     halfLife: input.halfLife,
+    bindingsHere,
   });
   const vocabSize = vocab.length + 1;
   if (plain.length === 0) throw new LearnError(NO_SUCCESSES);
@@ -69,7 +86,10 @@ export function learnFlow(input: LearnSource): Flow {
   const { map, train } = learnFeatures(plain, table, firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
   const alpha = map.fields.size === 0 ? firstAlpha : (input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize));
   const writes = new Set([...kinds].filter(([, k]) => k === "write").map(([t]) => ids.get(t)!));
-  return {
+  const habit = fitGrouped(ORDER, alpha, vocabSize, GOAL_FREE_GROUP, train);
+  const sites = learnSites(train.map((t) => t.steps), kinds);
+  const reach = fitReach(ORDER, alpha, vocabSize, train, (a) => writes.has(a));
+  const withBindings = (b: Bindings): Flow => ({
     version: 1,
     provenance: { stretto: input.version, sources, habitEpisodes: plain.length, arbiterCases: 0, compiledUnixMs: input.nowMs },
     vocab,
@@ -80,17 +100,18 @@ export function learnFlow(input: LearnSource): Flow {
     },
     map,
     group: GOAL_FREE_GROUP,
-    habit: fitGrouped(ORDER, alpha, vocabSize, GOAL_FREE_GROUP, train),
-    sites: learnSites(train.map((t) => t.steps), kinds),
+    habit,
+    sites,
     predicates: [],
     weighed: [],
     folds: [],
-    bindings,
+    bindings: b,
     model: "",
     program: standardProgram(),
     programGiven: false,
     thresholds: new Map(),
     contracts: new Map(input.contracts),
-    reach: fitReach(ORDER, alpha, vocabSize, train, (a) => writes.has(a)),
-  };
+    reach,
+  });
+  return { bindings, withBindings };
 }

@@ -33,7 +33,8 @@ export interface ReadPasses {
   /** The successful training episodes' training set; empty when there are none (nothing else is read then). */
   plain: TrainingEpisode[];
   table: FieldTable;
-  bindings: Bindings;
+  /** Undefined when another thread learns them (`bindingsHere` false). */
+  bindings: Bindings | undefined;
 }
 
 export interface PassInput {
@@ -44,6 +45,8 @@ export interface PassInput {
   kinds: ReadonlyMap<string, ToolKind>;
   constants: boolean;
   halfLife?: number | undefined;
+  /** Whether the passes learn the bindings too (default); false when another thread does. */
+  bindingsHere?: boolean;
 }
 
 /** One pass: every episode to `all`, the successful training ones to `success`; one read when they are the same episodes. */
@@ -63,7 +66,7 @@ export function readPasses(input: PassInput): ReadPasses {
   const tools = new Set<string>(input.manifestTools);
   const models = new Set<string>();
   const fields = new FieldTableBuilder();
-  const counts = emptyCallCounts();
+  const counts = input.bindingsHere === false ? undefined : emptyCallCounts();
   let successes = 0;
   pass(
     input,
@@ -74,20 +77,20 @@ export function readPasses(input: PassInput): ReadPasses {
     (ep) => {
       successes++;
       fields.offer(steps(ep));
-      countCalls(counts, ep, input.kinds);
+      if (counts !== undefined) countCalls(counts, ep, input.kinds);
     },
   );
   const vocab = vocabOf(tools);
   const ids = actionIds(vocab);
   const sources = [...models].sort(compareCodePoints);
-  const bindings = firstPassBindings(counts, input.constants);
+  const bindings = counts === undefined ? undefined : firstPassBindings(counts, input.constants);
   const training = new TrainingSetBuilder(ids);
   if (successes > 0) {
     pass(input, undefined, (ep) => {
       const s = steps(ep);
       training.add(s);
       fields.count(s);
-      scorePicks(bindings, ep, input.kinds);
+      if (bindings !== undefined) scorePicks(bindings, ep, input.kinds);
     });
     if (fields.needsValues) pass(input, undefined, (ep) => fields.values(steps(ep)));
   }

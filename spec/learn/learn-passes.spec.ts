@@ -3,15 +3,16 @@
  * (`learnFromSessions`) rather than from every episode held in memory (`learnFlow` of
  * `learnInput`). Both must give the same flow: checked over a few hundred generated shop
  * sessions (more than one block of the store, with code features chosen, sessions that
- * failed by their rewards, a half-life, constants and --agent-only), and the store must
- * give back exactly the episodes that went in.
+ * failed by their rewards, a half-life, constants and --agent-only), also with the
+ * bindings learned on a second thread, and the store must give back exactly the episodes
+ * that went in.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planFolder, type Episode } from "../../lib/trace/index.js";
-import { EpisodeStore, learnFlow, learnFromSessions, learnInput, readFolderSessions, type SessionsOptions } from "../../lib/learn/index.js";
+import { EpisodeStore, learnFlow, learnFromSessions, learnFromSessionsThreaded, learnInput, readFolderSessions, type SessionsOptions } from "../../lib/learn/index.js";
 import { flowText } from "../../lib/flow/ir/index.js";
 import { shopSessionLog } from "../../bench/learn/shop-sessions.js";
 
@@ -67,6 +68,9 @@ describe("learning in passes over the stored sessions", function () {
       const streamed = learnFromSessions(read, o);
       const held = learnFlow(learnInput(read, o));
       assert.equal(flowText(streamed), flowText(held));
+      // The bindings learned on a second thread from the store's bytes: the same flow.
+      const threaded = await learnFromSessionsThreaded(read, { ...o, bindingsThread: true });
+      assert.equal(flowText(threaded), flowText(held));
       assert.ok(streamed.map.fields.size > 0, "code features are chosen");
       assert.equal(streamed.provenance.habitEpisodes, SESSIONS - rewards.size);
     });

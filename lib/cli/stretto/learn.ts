@@ -7,7 +7,7 @@
  * (`--oracle`, `--oracle-cache` as stretto-proxy takes them), or taken from `--arbiter-from`.
  */
 import { writeFile } from "node:fs/promises";
-import { LearnError, learnFromSessions, learnInput, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
+import { LearnError, learnFromSessionsThreaded, learnInput, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
 import { LogReadError } from "../../trace/index.js";
 import { OTEL_CONVENTIONS, readOtelEpisodes } from "../../trace/otel/index.js";
 import type { Episode } from "../../trace/episode-types.js";
@@ -174,7 +174,7 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
       nowMs: Date.now(),
     };
     // The habit alone is learned in passes over the compressed sessions; the arbiter's split needs them all at hand.
-    let flow = arbiter === undefined ? learnFromSessions(read, options) : await learnArbiterFlow(learnInput(read, options), arbiter);
+    let flow = arbiter === undefined ? await learnFromSessionsThreaded(read, options) : await learnArbiterFlow(learnInput(read, options), arbiter);
     if (gate !== undefined) flow = withLearnedGate(flow, learnInput(read, options), gate, (m) => say(io, m));
     if (otelPath !== undefined) flow = { ...flow, provenance: { ...flow.provenance, conventions: OTEL_CONVENTIONS } };
     try {

@@ -1,0 +1,36 @@
+/**
+ * The bindings of a stored folder's sessions, learned from the store's bytes: the
+ * successful episodes, read as the main thread reads them (`sessionEpisode`), through
+ * `learnBindings`' two passes — the same calls on the same episodes in the same order as
+ * the learner's own passes make, so the same bindings.
+ */
+import type { Episode } from "../../trace/index.js";
+import type { Bindings, ToolKind } from "../../flow/ir/index.js";
+import { PackedStore, type Episodes, type PackedEpisodes } from "../episode-store.js";
+import { sessionEpisode, type EpisodeReading } from "../session-episode.js";
+import { isSuccess } from "../training-set.js";
+import { learnBindings } from "./learn-bindings.js";
+
+/** What the bindings' thread is sent. */
+export interface BindingsJob {
+  packed: PackedEpisodes;
+  reading: EpisodeReading;
+  kinds: ReadonlyMap<string, ToolKind>;
+  constants: boolean;
+}
+
+/** The successful sessions of `stored`, as the learner reads them, at each pass over it. */
+export function successfulSessions(stored: Episodes, reading: EpisodeReading): Iterable<Episode> {
+  return {
+    *[Symbol.iterator]() {
+      for (const raw of stored) {
+        const ep = sessionEpisode(raw, reading);
+        if (isSuccess(ep)) yield ep;
+      }
+    },
+  };
+}
+
+export function storedBindings(job: BindingsJob): Bindings {
+  return learnBindings(successfulSessions(new PackedStore(job.packed), job.reading), job.kinds, job.constants);
+}
