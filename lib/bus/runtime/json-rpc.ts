@@ -50,6 +50,22 @@ export function jsonOf(frame: Frame): unknown {
   return value === NOT_JSON ? undefined : value;
 }
 
+/**
+ * A frame's JSON value like `jsonOf`, but a value not parsed yet is not kept on the frame:
+ * for a reader that comes long after the line passed (the lazily built Episode), when no
+ * plugin will ask again and a value kept on an old frame would outlive its use.
+ */
+export function jsonOfLate(frame: Frame): unknown {
+  const known = frame[PARSED];
+  if (known !== undefined) return known === NOT_JSON ? undefined : known;
+  if (!isUtf8(frame.bytes)) return undefined;
+  try {
+    return JSON.parse(frame.bytes.toString("utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a frame's line could hold `text` in a string or key (`mayHoldText`): if not, it need not be parsed. */
 export function mayHold(frame: Frame, text: string): boolean {
   return mayHoldText(frame.bytes, text);

@@ -1,5 +1,5 @@
 import { Subject, type Observable } from "../rx.js";
-import type { Frame } from "../frame.js";
+import { CHECKED, type Frame } from "../frame.js";
 import { readsBack } from "../../protocol/reads-back.js";
 import type { RecordSink } from "../record-port.js";
 import type { AssistantEvent, Episode } from "../../trace/episode-types.js";
@@ -7,7 +7,7 @@ import type { Json } from "../../trace/json.js";
 import type { LogHeader } from "../../trace/log-types.js";
 import { EpisodeBuilder } from "../../trace/turns.js";
 import type { EpisodeFollower } from "./api.js";
-import { jsonOf } from "./json-rpc.js";
+import { jsonOf, jsonOfLate } from "./json-rpc.js";
 
 /**
  * How much text turn inference keeps, each of what the current turn returned and what came
@@ -15,6 +15,14 @@ import { jsonOf } from "./json-rpc.js";
  * turns (calls come one by one), so the window changes nothing a plugin reads.
  */
 export const KEPT_TEXT_CHARS = 1 << 16;
+
+/**
+ * How many lines, and how many of their bytes, may wait unread for the Episode (when no one
+ * follows it) before it catches up: what a session that never reads its Episode holds
+ * beyond the Episode it would have built, at most.
+ */
+export const MAX_UNREAD_LINES = 1 << 16;
+export const MAX_UNREAD_BYTES = 8 << 20;
 
 /** What the live Episode holds right now (`SessionLog.retained`). */
 export interface Retained {
@@ -29,6 +37,13 @@ export interface Retained {
  * (with --record), to the session's Episode (kept incrementally, so a decision costs the
  * same at the 10 000th call as at the 10th), to the Episode's followers, and to `frames$`
  * for plugins that watch.
+ *
+ * The Episode is built when it is needed: with followers, as each line is logged (they are
+ * handed each event before the next line is judged); without, only when `episode()` is
+ * asked, or when too many lines wait (`MAX_UNREAD_LINES`, `MAX_UNREAD_BYTES`; then line by
+ * line until `episode()` is next asked). Until then a line waits unread, so a session whose plugins never read the Episode never parses the
+ * lines only the Episode would. Catching up reads the same lines in the same order, each
+ * once (reusing a value a plugin parsed meanwhile), so the Episode is the same.
  *
  * The Episode keeps every event unless the session says, before its first line, that no
  * plugin reads it whole (`keepWhole(false)`): then each event is handed to the followers
@@ -46,6 +61,15 @@ export class SessionLog {
   private next = 0;
   private turn: AssistantEvent | undefined;
   private turnCalls = 0;
+  /** Lines logged but not yet read into the Episode (only while no one follows it), and their bytes. */
+  private unread: Frame[] = [];
+  private unreadBytes = 0;
+  /**
+   * Whether lines are read as they are logged although no one follows: once too many lines
+   * waited, the Episode is likely never read, and a line read at once is cheaper than one
+   * kept for later (it dies young). Until `episode()` is next asked.
+   */
+  private readNow = false;
 
   constructor(
     private readonly header: LogHeader,
@@ -61,6 +85,7 @@ export class SessionLog {
 
   /** Hands `follower` each event of the Episode from now on, in log order, as it is made. */
   follow(follower: EpisodeFollower): void {
+    this.catchUp();
     this.followers.push(follower);
   }
 
@@ -72,29 +97,62 @@ export class SessionLog {
       this.frames.next(f);
       return;
     }
-    // The episode reads what the log will hold: `message` only where the log says so
-    // (the same rule as the writer's, on the value plugins already had parsed). What the
-    // episode would ignore is not walked.
-    const value = this.builder.wantsLine(f.from, f.bytes) === false ? undefined : (jsonOf(f) as Json | undefined);
-    if (value !== undefined && this.builder.wants(f.from, value) && readsBack(value)) {
-      this.builder.entry({ t_ms: f.tMs, from: f.from, message: value });
-      this.handOn();
+    if (this.readNow || this.followers.length > 0) this.read(f);
+    else {
+      this.unread.push(f);
+      this.unreadBytes += f.bytes.length;
+      if (this.unread.length >= MAX_UNREAD_LINES || this.unreadBytes >= MAX_UNREAD_BYTES) {
+        this.catchUp();
+        this.readNow = true;
+      }
     }
     this.frames.next(f);
   };
 
   /** The session's Episode so far: every event, or none of those handed on when the session keeps no history. */
   episode(): Episode {
+    this.catchUp();
+    this.readNow = false;
     return this.builder.finish(this.header);
   }
 
   /** What the Episode holds now (for tests: it stays small in a session that keeps no history). */
   retained(): Retained {
+    this.catchUp();
     return { events: this.builder.events.length, calls: this.turn?.calls.length ?? 0 };
   }
 
   end(): void {
     this.frames.complete();
+  }
+
+  /** Reads the lines that wait into the Episode, in log order. */
+  private catchUp(): void {
+    if (this.unread.length === 0) return;
+    const lines = this.unread;
+    this.unread = [];
+    this.unreadBytes = 0;
+    for (let i = 0; i < lines.length; i++) {
+      this.read(lines[i]!, true);
+      // Let each line go as soon as it is read.
+      lines[i] = undefined as unknown as Frame;
+    }
+  }
+
+  /**
+   * Reads one logged line into the Episode. It reads what the log will hold: `message` only
+   * where the log says so (the writer's rule, on the value a plugin may have parsed already;
+   * a line that passed guard mode's strict check reads back by that check). What the
+   * Episode would ignore is not parsed. A line read `late` (catching up) does not keep its
+   * value on the frame: nothing asks for it again.
+   */
+  private read(f: Frame, late = false): void {
+    if (this.builder.wantsLine(f.from, f.bytes) === false) return;
+    const value = (late ? jsonOfLate(f) : jsonOf(f)) as Json | undefined;
+    if (value !== undefined && this.builder.wants(f.from, value) && (f[CHECKED]?.ok === true || readsBack(value))) {
+      this.builder.entry({ t_ms: f.tMs, from: f.from, message: value });
+      this.handOn();
+    }
   }
 
   /**
