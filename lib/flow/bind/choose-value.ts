@@ -36,8 +36,13 @@ export function chooseValue(bindings: Bindings, tool: string, arg: string, view:
   let chosen: Chosen | undefined;
   let anyMentioned = false;
   const occurredBefore = (value: string) => taken.has(value) || skipped.some((l) => l.some((f) => f.value === value));
+  // When no place holds a value the customer mentions, the first candidate is the choice;
+  // and where the long past holds only values passed already, it is not looked through.
+  const noneMentioned = !rules.some(([from, path]) => view.mentionedAt(from, path));
+  const above = noneMentioned && rules.every(([from, path]) => view.spentBelow(from, path, tool, arg));
 
   eachPlace(bindings, tool, arg, view, rules, (output, path) => {
+    if (first !== undefined && noneMentioned) return true;
     const list = foundAt(output, path);
     if (first !== undefined && !view.mentionsAny(list)) {
       skipped.push(list);
@@ -58,6 +63,6 @@ export function chooseValue(bindings: Bindings, tool: string, arg: string, view:
       }
     }
     return false;
-  });
+  }, above);
   return { chosen: chosen ?? first, anyMentioned };
 }

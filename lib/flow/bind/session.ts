@@ -65,6 +65,10 @@ export class SessionReading {
   private readonly seenHere = new Set<string>();
   /** Mentions already matched, kept by the views over this reading (see `SessionView.mentioned`). */
   mentions: MentionMemo | undefined;
+  /** The values kept by `unpassed`, by their key, by the tool whose outputs show them, and by the tool they would be passed to. */
+  private readonly unpassedAt = new Map<string, Unpassed>();
+  private readonly unpassedFrom = new Map<string, Unpassed[]>();
+  private readonly unpassedTo = new Map<string, Unpassed[]>();
 
   constructor(
     readonly base: SessionReading | undefined = undefined,
@@ -95,6 +99,7 @@ export class SessionReading {
       const same = this.outputsBy.get(e.name);
       if (same === undefined) this.outputsBy.set(e.name, [out]);
       else same.push(out);
+      for (const u of this.unpassedFrom.get(e.name) ?? []) this.note(u, out);
     } else {
       for (const c of e.calls) {
         for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
@@ -108,9 +113,33 @@ export class SessionReading {
     for (const c of calls) this.madeBy(c);
   }
 
+  /**
+   * The values this reading's outputs of `from` show at `path` that no call read here passed
+   * to `tool` as `arg`. Kept as events are read from the first ask on, so a binding learns
+   * in one lookup that a long past has nothing left to pass.
+   */
+  unpassed(from: string, path: string, tool: string, arg: string): ReadonlySet<string> {
+    const key = `${from}\u0000${path}\u0000${tool}\u0000${arg}`;
+    let u = this.unpassedAt.get(key);
+    if (u === undefined) {
+      u = { path, tool, arg, values: new Set() };
+      this.unpassedAt.set(key, u);
+      listIn(this.unpassedFrom, from).push(u);
+      listIn(this.unpassedTo, tool).push(u);
+      for (const out of this.outputsBy.get(from) ?? []) this.note(u, out);
+    }
+    return u.values;
+  }
+
+  private note(u: Unpassed, out: Output): void {
+    const passed = this.passed.get(u.tool)?.get(u.arg);
+    for (const f of foundAt(out, u.path)) if (passed?.has(f.value) !== true) u.values.add(f.value);
+  }
+
   private madeBy(c: ToolCall): void {
     this.calledTools.add(c.name);
     if (!isObject(c.arguments)) return;
+    for (const u of this.unpassedTo.get(c.name) ?? []) if (Object.hasOwn(c.arguments, u.arg)) u.values.delete(valueText(c.arguments[u.arg]!));
     let byArg = this.passed.get(c.name);
     if (byArg === undefined) this.passed.set(c.name, (byArg = new Map<string, Map<string, ToolCall[]>>()));
     for (const k of Object.keys(c.arguments)) {
@@ -152,9 +181,43 @@ export class SessionView {
     return (this.all ??= this.layers.length === 1 ? this.layers[0]!.outputs : ([] as Output[]).concat(...this.layers.map((r) => r.outputs)));
   }
 
-  /** Each output of `tool`, newest first, until `visit` says stop (returns true). */
-  eachOutputOf(tool: string, visit: (out: Output) => boolean | void): void {
-    for (let l = this.layers.length - 1; l >= 0; l--) {
+  /**
+   * Whether the bottom reading's outputs of `from` can give `tool`'s `arg` nothing from
+   * `path`: every value found there was passed already (here or above), and the customer mentions none
+   * anywhere. A binding then looks only at the readings above it.
+   */
+  spentBelow(from: string, path: string, tool: string, arg: string): boolean {
+    const left = this.layers[0]!.unpassed(from, path, tool, arg);
+    if (left.size > 0) {
+      const used = this.used(tool, arg);
+      for (const v of left) if (!used.has(v)) return false;
+    }
+    return !this.mentionedAt(from, path);
+  }
+
+  /** Each output of any of `tools`, newest first (above the bottom reading with `above`), until `visit` says stop (returns true). */
+  eachOutputOfAny(tools: readonly string[], visit: (out: Output) => boolean | void, above = false): void {
+    // A merge of each tool's outputs, newest first: each list is already in order.
+    const lists: Output[][] = [];
+    for (let l = above ? 1 : 0; l < this.layers.length; l++) for (const t of tools) {
+      const r = this.layers[l]!;
+      const outs = r.outputsBy.get(t);
+      if (outs !== undefined && outs.length > 0) lists.push(outs);
+    }
+    const next = lists.map((l) => l.length - 1);
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < lists.length; i++) if (next[i]! >= 0 && (best < 0 || lists[i]![next[i]!]!.seq > lists[best]![next[best]!]!.seq)) best = i;
+      if (best < 0) return;
+      const out = lists[best]![next[best]!]!;
+      next[best]! -= 1;
+      if (visit(out) === true) return;
+    }
+  }
+
+  /** Each output of `tool`, newest first (above the bottom reading with `above`), until `visit` says stop (returns true). */
+  eachOutputOf(tool: string, visit: (out: Output) => boolean | void, above = false): void {
+    for (let l = this.layers.length - 1; l >= (above ? 1 : 0); l--) {
       const outs = this.layers[l]!.outputsBy.get(tool);
       if (outs !== undefined) for (let i = outs.length - 1; i >= 0; i--) if (visit(outs[i]!) === true) return;
     }
@@ -180,10 +243,32 @@ export class SessionView {
     return m;
   }
 
+  /**
+   * Whether the customer mentions a value found at `path` in any output of `tool`. The
+   * bottom reading's outputs are looked through once for each customer text (kept with the
+   * mentions), so a binding learns in one lookup that the long past holds no mention and
+   * its first candidate stands.
+   */
+  mentionedAt(tool: string, path: string): boolean {
+    if (this.customer === "") return false;
+    const memo = this.mentionMemo();
+    const key = `${tool}\u0000${path}`;
+    let at = memo.places.get(key);
+    if (at === undefined) memo.places.set(key, (at = { checked: 0, any: false }));
+    const root = this.layers[0]!.outputsBy.get(tool);
+    if (root !== undefined) for (; !at.any && at.checked < root.length; at.checked++) at.any = this.mentionsAny(foundAt(root[at.checked]!, path));
+    if (at.any) return true;
+    for (let l = 1; l < this.layers.length; l++) {
+      const outs = this.layers[l]!.outputsBy.get(tool);
+      if (outs !== undefined) for (const out of outs) if (this.mentionsAny(foundAt(out, path))) return true;
+    }
+    return false;
+  }
+
   /** The memo of the bottom reading, which lives as long as the session does. */
   private mentionMemo(): MentionMemo {
     const root = this.layers[0]!;
-    if (root.mentions?.customer !== this.customer) root.mentions = { customer: this.customer, found: new Map(), lists: new Map() };
+    if (root.mentions?.customer !== this.customer) root.mentions = { customer: this.customer, found: new Map(), lists: new Map(), places: new Map() };
     return root.mentions;
   }
 
@@ -240,6 +325,20 @@ export class SessionView {
   }
 }
 
+/** Values found at `path` not yet passed to `tool` as `arg` (`SessionReading.unpassed`). */
+interface Unpassed {
+  path: string;
+  tool: string;
+  arg: string;
+  values: Set<string>;
+}
+
+function listIn<T>(m: Map<string, T[]>, key: string): T[] {
+  let list = m.get(key);
+  if (list === undefined) m.set(key, (list = []));
+  return list;
+}
+
 /** The value texts passed as one argument of a tool. */
 export interface UsedValues {
   has(text: string): boolean;
@@ -250,4 +349,6 @@ export interface MentionMemo {
   customer: string;
   found: Map<Found, boolean>;
   lists: Map<readonly Found[], boolean>;
+  /** By tool and path, how many of the bottom reading's outputs were looked through, and whether one was mentioned. */
+  places: Map<string, { checked: number; any: boolean }>;
 }

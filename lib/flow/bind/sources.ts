@@ -49,7 +49,8 @@ export function atSite(
  * Visits the places to look for `tool`'s `arg`, in order: an output and a path in it. With a
  * site order: each rule by its count there, and within a rule that tool's outputs from most
  * recent. Otherwise: outputs from most recent, and for each, the rules whose tool it is, in
- * rule order. Only the rules' tools' outputs are read. `visit` returns true to stop.
+ * rule order. Only the rules' tools' outputs are read (with `above`, only those above the
+ * view's bottom reading). `visit` returns true to stop.
  */
 export function eachPlace(
   bindings: Bindings,
@@ -58,12 +59,13 @@ export function eachPlace(
   view: SessionView,
   rules: readonly Source[],
   visit: (output: Output, path: string) => boolean,
+  above = false,
 ): void {
   const ranked = atSite(bindings, tool, arg, view.site, rules);
   if (ranked) {
     let stop = false;
     for (const [[from, path]] of ranked) {
-      view.eachOutputOf(from, (out) => (stop = visit(out, path)));
+      view.eachOutputOf(from, (out) => (stop = visit(out, path)), above);
       if (stop) return;
     }
     return;
@@ -72,14 +74,22 @@ export function eachPlace(
   const pathsOf = (from: string) => rules.filter(([t]) => t === from).map(([, path]) => path);
   if (tools.length === 1) {
     const paths = pathsOf(tools[0]!);
-    view.eachOutputOf(tools[0]!, (out) => {
-      for (const path of paths) if (visit(out, path)) return true;
-      return false;
-    });
+    view.eachOutputOf(
+      tools[0]!,
+      (out) => {
+        for (const path of paths) if (visit(out, path)) return true;
+        return false;
+      },
+      above,
+    );
     return;
   }
-  const outs: Output[] = [];
-  for (const from of tools) view.eachOutputOf(from, (out) => void outs.push(out));
-  outs.sort((a, b) => b.seq - a.seq);
-  for (const out of outs) for (const [from, path] of rules) if (out.tool === from && visit(out, path)) return;
+  view.eachOutputOfAny(
+    tools,
+    (out) => {
+      for (const [from, path] of rules) if (out.tool === from && visit(out, path)) return true;
+      return false;
+    },
+    above,
+  );
 }

@@ -70,7 +70,7 @@ function prepare(input: DecideInput): Prepared | Next {
   const site = openSite(flow, input.at.last, input.threshold);
   if (isNext(site)) return site;
   const history = historyAt(flow, input.at);
-  return { ...site, history, habit: priorOf(flow, site.options, history) };
+  return { ...site, history, habit: servedPrior(flow, site.options, history) };
 }
 
 /** The symbols before a decision: the habit and reach read only as many steps back as their order. */
@@ -80,6 +80,29 @@ function historyAt(flow: Flow, at: DecisionEpisode): number[] {
 
 function priorOf(flow: Flow, options: readonly string[], history: readonly number[]): Map<string, number> {
   return habitPrior(flow, options, habitPredict(flow.habit, flow.group, history));
+}
+
+/** The most habit priors kept per flow; past it the memo starts afresh. */
+const PRIORS_KEPT = 4096;
+const priorsOf = new WeakMap<Flow, Map<readonly string[], Map<string, Map<string, number>>>>();
+
+/**
+ * `priorOf` at a site of the flow being served: a site's options array is the flow's own
+ * (`siteOptions`) and a session meets the same few contexts again and again, so each prior
+ * is worked out once (shared: a decision never changes its probabilities).
+ */
+function servedPrior(flow: Flow, options: readonly string[], history: readonly number[]): Map<string, number> {
+  let bySite = priorsOf.get(flow);
+  if (bySite === undefined) priorsOf.set(flow, (bySite = new Map<readonly string[], Map<string, Map<string, number>>>()));
+  let byHistory = bySite.get(options);
+  if (byHistory === undefined) bySite.set(options, (byHistory = new Map<string, Map<string, number>>()));
+  const key = history.join(",");
+  let prior = byHistory.get(key);
+  if (prior === undefined) {
+    if (byHistory.size >= PRIORS_KEPT) byHistory.clear();
+    byHistory.set(key, (prior = priorOf(flow, options, history)));
+  }
+  return prior;
 }
 
 /** The habit prior over a site's `options` at a decision point, as the deciders start from it. */

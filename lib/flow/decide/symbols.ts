@@ -19,12 +19,19 @@ export function symbol(action: number, outcome: number, feature: number): number
 
 /** A tool's action id: its index in the flow's vocab, or the unseen id `vocab.length`. */
 export function vocabIds(flow: Flow): (tool: string) => number {
-  const ids = new Map<string, number>();
-  flow.vocab.forEach((a, i) => {
-    if (a.kind === "tool" && !ids.has(a.tool)) ids.set(a.tool, i);
-  });
-  return (tool) => ids.get(tool) ?? flow.vocab.length;
+  // Asked at every decision; a flow's vocab never changes once loaded.
+  let id = idsOf.get(flow);
+  if (id === undefined) {
+    const ids = new Map<string, number>();
+    flow.vocab.forEach((a, i) => {
+      if (a.kind === "tool" && !ids.has(a.tool)) ids.set(a.tool, i);
+    });
+    const unseen = flow.vocab.length;
+    idsOf.set(flow, (id = (tool) => ids.get(tool) ?? unseen));
+  }
+  return id;
 }
+const idsOf = new WeakMap<Flow, (tool: string) => number>();
 
 function parsed(text: string): Json {
   try {
