@@ -17,11 +17,22 @@ export function trimWhiteSpace(text: string): string {
 }
 
 export function parseContent(content: string): Json {
+  // Most results that are not JSON (plain ids, prose, nothing) show it at their first
+  // character: answer those without the cost of a parse that throws.
+  if (!mayBeJson(content)) return trimWhiteSpace(content);
   try {
     return JSON.parse(content) as Json;
   } catch {
     return trimWhiteSpace(content);
   }
+}
+
+/** Whether `text` may be JSON: its first character after JSON's white space can begin a JSON value. */
+function mayBeJson(text: string): boolean {
+  let i = 0;
+  let c = text.charCodeAt(0);
+  while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = text.charCodeAt(++i);
+  return c === 0x7b /* { */ || c === 0x5b /* [ */ || c === 0x22 /* " */ || c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39) || c === 0x74 /* t */ || c === 0x66 /* f */ || c === 0x6e /* n */;
 }
 
 /** `text` without any `"` at either end, however many (Rust's `trim_matches('"')`). */
