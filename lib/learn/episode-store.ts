@@ -11,7 +11,7 @@ import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Episode } from "../trace/index.js";
 
 /** Episodes per block: enough for deflate to find the repeats between sessions. */
-const BLOCK_EPISODES = 64;
+export const BLOCK_EPISODES = 64;
 
 /** What the passes of the learner read: episodes in order, as often as needed. */
 export interface Episodes extends Iterable<Episode> {
@@ -66,6 +66,20 @@ export class EpisodeStore implements Episodes {
   /** The store's bytes, for a thread that reads the same episodes ({@link PackedStore}). */
   packed(): PackedEpisodes {
     return { blocks: this.blocks.map((b) => Uint8Array.from(b)), pending: Uint8Array.from(this.pending.subarray(0, this.used)), count: this.count };
+  }
+
+  /**
+   * Another store's episodes after these, as if added here one by one: this store must end
+   * on a whole block (its count a multiple of {@link BLOCK_EPISODES}).
+   */
+  append(other: PackedEpisodes): void {
+    if (this.inBlock !== 0) throw new Error("a store is appended to only after a whole block");
+    for (const b of other.blocks) this.blocks.push(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    this.pending = Buffer.alloc(Math.max(1 << 16, other.pending.length));
+    this.pending.set(other.pending);
+    this.used = other.pending.length;
+    this.inBlock = other.count % BLOCK_EPISODES;
+    this.count += other.count;
   }
 
   /** Every episode through `f`, as an array (holds them all: for the readers that need that). */

@@ -1,94 +1,57 @@
 /**
  * What the learner reads from a folder of session logs: each session's episode, the tools
- * its servers listed and their contracts. A session of one log is read as a stream, its
- * entries going at once to the episode, the listing and the contracts, so no log is ever
- * held whole; only a host session whose logs are merged across servers (tools named
- * `server::tool`) holds its logs while they are merged. Each episode goes into an
- * {@link EpisodeStore}, compressed with the others, so memory holds neither the logs nor
- * the episodes as objects.
+ * its servers listed and their contracts, in plan order (session-reader.ts). Each episode
+ * goes into an {@link EpisodeStore}, compressed with the others, so memory holds neither
+ * the logs nor the episodes as objects.
+ *
+ * Many sessions are read by two threads at once: this one reads the first half of the
+ * plan, a second thread the rest (read-thread.ts), and the halves are joined in order, so
+ * what is read is what one thread reading every session in turn would have read.
  */
-import {
-  EpisodeBuilder,
-  ManifestBuilder,
-  contract,
-  entryMessages,
-  mergedLog,
-  qualifiedEntry,
-  readLog,
-  streamLog,
-  type Episode,
-  type Folder,
-  type LogEntry,
-  type LogHeader,
-  type McpLog,
-  type Progress,
-} from "../trace/index.js";
-import { compareCodePoints, field } from "../trace/json.js";
-import { ToolListings } from "../trace/tool-listing.js";
-import { EpisodeStore } from "./episode-store.js";
+import type { Folder, Progress } from "../trace/index.js";
+import { BLOCK_EPISODES, type EpisodeStore } from "./episode-store.js";
+import { readOnThread } from "./read-thread.js";
+import { readSessionRun } from "./session-reader.js";
+import { joinRuns, runMessage, type ListedTools } from "./sessions-run.js";
 
 export interface FolderSessions {
   episodes: EpisodeStore;
   /** The tools every session listed; a later session wins. */
-  listed: ManifestBuilder;
+  listed: ListedTools;
   /** Each listed tool's input contract; a later listing wins. */
   contracts: Map<string, string>;
 }
 
-/** One session's episode, listing and contracts, built entry by entry. */
-class SessionReader {
-  private readonly episode = new EpisodeBuilder();
-  readonly listed = new ManifestBuilder();
-  private readonly listings = new ToolListings();
-  private readonly contracts = new Map<string, string>();
+/** From this many sessions on, a second thread reads half of them (below, its start-up costs more than it saves). */
+export const READ_THREAD_FROM = 256;
 
-  entry(e: LogEntry): void {
-    this.episode.entry(e);
-    this.listed.entry(e);
-    for (const m of entryMessages(e)) {
-      for (const tool of this.listings.listed(e.from, m) ?? []) {
-        const name = field(tool, "name");
-        const c = contract(tool);
-        if (typeof name === "string" && c !== undefined) this.contracts.set(name, c);
-      }
-    }
-  }
-
-  /** The episode, and the session's contracts by tool name (a later listing replaced one). */
-  finish(header: LogHeader): { episode: Episode; contracts: [string, string][] } {
-    return { episode: this.episode.finish(header), contracts: [...this.contracts].sort(([a], [b]) => compareCodePoints(a, b)) };
-  }
-}
-
-async function streamed(path: string, map?: (e: LogEntry) => LogEntry): Promise<SessionReader & { header: LogHeader }> {
-  const reader = new SessionReader();
-  let header: LogHeader | undefined;
-  await streamLog(path, { header: (h) => (header = h), entry: map ? (e) => reader.entry(map(e)) : (e) => reader.entry(e) });
-  return Object.assign(reader, { header: header! });
-}
-
-async function readSession(folder: Folder, s: Folder["plan"]["sessions"][number]): Promise<SessionReader & { header: LogHeader }> {
-  if (s.kind === "as-is") return streamed(folder.paths[s.index]!);
-  if (s.kind === "qualified") return streamed(folder.paths[s.index]!, (e) => qualifiedEntry(e, s.server));
-  const parts = await Promise.all(s.parts.map(async (p) => ({ log: await readLog(folder.paths[p.index]!), server: p.server })));
-  const log: McpLog = mergedLog(s.session, parts);
-  const reader = new SessionReader();
-  for (const e of log.entries) reader.entry(e);
-  return Object.assign(reader, { header: log.header });
+export interface ReadOptions {
+  /** Whether a second thread reads half of the sessions; by default from {@link READ_THREAD_FROM} sessions on. */
+  thread?: boolean;
 }
 
 /** Every session of a planned folder, in plan order (by header session). */
-export async function readFolderSessions(folder: Folder, progress?: Progress): Promise<FolderSessions> {
-  const out: FolderSessions = { episodes: new EpisodeStore(), listed: new ManifestBuilder(), contracts: new Map() };
-  const total = folder.plan.sessions.length;
-  let done = 0;
-  for (const s of folder.plan.sessions) {
-    const read = await readSession(folder, s);
-    const { episode, contracts } = read.finish(read.header);
-    out.episodes.add(episode);
-    out.listed.absorb(read.listed);
-    for (const [tool, c] of contracts) out.contracts.set(tool, c);
-    progress?.(++done, total);
+export async function readFolderSessions(folder: Folder, progress?: Progress, o: ReadOptions = {}): Promise<FolderSessions> {
+  const plans = folder.plan.sessions;
+  const total = plans.length;
+  // The second thread's share starts on a whole block of the store, so its blocks append as they are.
+  const half = Math.floor(total / 2 / BLOCK_EPISODES) * BLOCK_EPISODES;
+  const split = (o.thread ?? total >= READ_THREAD_FROM) && half > 0 ? half : total;
+  let mine = 0;
+  let theirs = 0;
+  const tell = (): void => progress?.(mine + theirs, total);
+  const other = split < total ? readOnThread(folder.paths, plans.slice(split), (n) => ((theirs = n), tell())) : undefined;
+  let first;
+  try {
+    first = await readSessionRun(folder.paths, plans.slice(0, split), () => (mine++, tell()));
+  } catch (e) {
+    other?.stop();
+    throw e;
   }
-  return out;
+  if (other === undefined) return first;
+  // A thread that gave nothing leaves its sessions to be read here (and their error, if any, told as this thread's).
+  const rest = (await other.run) ?? runMessage(await readSessionRun(folder.paths, plans.slice(split)));
+  theirs = total - split;
+  tell();
+  return joinRuns(first, rest);
 }

@@ -1,0 +1,23 @@
+/** The reading thread of read-thread.ts: reads its run of sessions and posts it back (the blocks moved, not copied). */
+import { parentPort } from "node:worker_threads";
+import { errorText } from "../util/error-text.js";
+import { readSessionRun } from "./session-reader.js";
+import { runMessage } from "./sessions-run.js";
+import type { ReadJob, ReadReply } from "./read-thread.js";
+
+/** How often the thread tells how far it has come. */
+const TELL_EVERY = 64;
+
+const post = (m: ReadReply, moved: ArrayBuffer[] = []): void => parentPort!.postMessage(m, moved);
+
+parentPort?.once("message", (job: ReadJob) => {
+  let n = 0;
+  readSessionRun(job.paths, job.plans, () => ++n % TELL_EVERY === 0 && post({ read: n })).then(
+    (run) => {
+      const message = runMessage(run);
+      const { blocks, pending } = message.packed;
+      post({ ok: true, run: message }, [...blocks, pending].map((b) => b.buffer as ArrayBuffer));
+    },
+    (e: unknown) => post({ ok: false, error: errorText(e) }),
+  );
+});
