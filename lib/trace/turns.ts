@@ -211,6 +211,9 @@ export class EpisodeBuilder {
   }
 
   private startTurn(): void {
+    // The turn before gains no more calls: its array is copied at its length, as an array
+    // grown by push keeps room for 16 more (about 1 MB per 9,000 turns kept).
+    if (this.turn !== undefined) this.turn.calls = this.turn.calls.slice();
     this.known.appendStore(this.returned);
     this.returned.clear();
     this.answeredMs = undefined;
