@@ -8,7 +8,7 @@
  */
 import { compareCodePoints, isObject, type Json } from "../trace/json.js";
 import type { Episode } from "../trace/index.js";
-import { fieldValues, steps, type Step } from "../flow/decide/index.js";
+import { MISSING, fieldValues, steps, type Step } from "../flow/decide/index.js";
 import type { CodeField } from "../flow/ir/index.js";
 
 const MIN_VALUES = 2;
@@ -51,12 +51,26 @@ function fieldsOf(v: Json | undefined, into: Map<string, CodeField>): void {
   for (const k of Object.keys(v)) visit(`$.${k}`, v[k]!, 0);
 }
 
-/** Per tool: its offered fields in key order, each with its value counts (undefined once too many). */
-type Tally = Map<string, { fields: CodeField[]; counts: (Map<string, number> | undefined)[]; outputs: number }>;
+/**
+ * Per tool: its offered fields in key order, each with its value counts (undefined once too
+ * many) and, when the count pass records them, its value at each of the tool's outputs so
+ * far (undefined once dropped: a candidate is never dropped, so its column is whole).
+ */
+type Tally = Map<
+  string,
+  { index: number; fields: CodeField[]; counts: (Map<string, number> | undefined)[]; columns: (string[] | undefined)[]; outputs: number }
+>;
+
+/** Where a step's values are in the recorded columns: its tool's place in the tally, and its output's. */
+const NOT_A_CALL = -1;
+const NO_OUTPUT = -1;
 
 /**
  * The table, built from the training episodes' steps given three times in the same order:
- * to `offer`, then to `count`, then (when `needsValues`) to `values`.
+ * to `offer`, then to `count`, then (when `needsValues`) to `values`. Built to `record`,
+ * the count pass keeps each field's values while it can still be a candidate, and the
+ * values pass is not needed: the table's values are the same strings, from the same
+ * `fieldValues` reading of the same outputs, without parsing every result a third time.
  */
 export class FieldTableBuilder {
   private readonly offered = new Map<string, Map<string, CodeField>>();
@@ -65,6 +79,17 @@ export class FieldTableBuilder {
   private readonly rows: FieldTable["values"] = [];
   /** The same few values recur: one string each. */
   private readonly interned = new Map<string, string>();
+  /** Per episode of the count pass, per step: its tool's place in the tally and its output's (recording only). */
+  private readonly shapes: Int32Array[] = [];
+
+  constructor(private readonly record = false) {}
+
+  private intern(v: string): string {
+    const known = this.interned.get(v);
+    if (known !== undefined) return known;
+    this.interned.set(v, v);
+    return v;
+  }
 
   /** Pass 1: the fields each successful call's result offers. */
   offer(s: readonly Step[]): void {
@@ -79,33 +104,44 @@ export class FieldTableBuilder {
   /** Pass 2: the values each offered field takes, until it takes too many. */
   count(s: readonly Step[]): void {
     const tally = (this.tally ??= this.startTally());
-    for (const step of s) {
-      if (step.kind !== "call" || step.output === undefined) continue;
-      const t = tally.get(step.tool)!;
-      t.outputs++;
-      const live = t.fields.filter((_, i) => t.counts[i] !== undefined);
-      if (live.length === 0) continue;
+    const shape = this.record ? new Int32Array(2 * s.length).fill(NOT_A_CALL) : undefined;
+    s.forEach((step, at) => {
+      if (step.kind !== "call") return;
+      const t = tally.get(step.tool);
+      if (shape !== undefined) {
+        shape[2 * at] = t === undefined ? NOT_A_CALL : t.index;
+        shape[2 * at + 1] = step.output === undefined || t === undefined ? NO_OUTPUT : t.outputs;
+      }
+      if (step.output === undefined) return;
+      // Every tool with an output was offered in pass 1.
+      t!.outputs++;
+      const live = t!.fields.filter((_, i) => t!.counts[i] !== undefined);
+      if (live.length === 0) return;
       const values = fieldValues(live, step.output);
       let k = 0;
-      t.fields.forEach((_, i) => {
-        const counts = t.counts[i];
+      t!.fields.forEach((_, i) => {
+        const counts = t!.counts[i];
         if (counts === undefined) return;
         const v = values[k++]!;
         counts.set(v, (counts.get(v) ?? 0) + 1);
-        if (counts.size > MAX_VALUES) t.counts[i] = undefined;
+        if (counts.size > MAX_VALUES) {
+          t!.counts[i] = undefined;
+          t!.columns[i] = undefined;
+        } else t!.columns[i]?.push(this.intern(v));
       });
-    }
+    });
+    if (shape !== undefined) this.shapes.push(shape);
   }
 
-  /** After pass 2: whether any field is a candidate, so pass 3 has values to read. */
+  /** After pass 2: whether pass 3 must read values (some field is a candidate, and the count pass did not record them). */
   get needsValues(): boolean {
-    return this.candidates().candidates.length > 0;
+    return !this.record && this.candidates().candidates.length > 0;
   }
 
   /** Pass 3: each step's values of its tool's candidates. */
   values(s: readonly Step[]): void {
     const { byTool } = this.candidates();
-    const intern = (v: string): string => this.interned.get(v) ?? (this.interned.set(v, v), v);
+    const intern = (v: string): string => this.intern(v);
     this.rows.push(
       s.map((step) => {
         if (step.kind !== "call") return undefined;
@@ -116,14 +152,35 @@ export class FieldTableBuilder {
   }
 
   table(): FieldTable {
-    return { ...this.candidates(), values: this.rows };
+    return { ...this.candidates(), values: this.record ? this.recordedRows() : this.rows };
+  }
+
+  /** The values pass's rows from the recorded columns: each step's candidates' values, MISSING for a call without output. */
+  private recordedRows(): FieldTable["values"] {
+    const { byTool } = this.candidates();
+    if (byTool.size === 0) return [];
+    const tools = [...this.tally!].map(([tool, t]) => {
+      const own = byTool.get(tool);
+      const columns = own?.fields.map((f) => t.columns[t.fields.findIndex((g) => fieldKey(g) === fieldKey(f))]!);
+      return { columns, missing: own?.fields.map(() => this.intern(MISSING)) };
+    });
+    return this.shapes.map((shape) =>
+      Array.from({ length: shape.length / 2 }, (_, at) => {
+        const tool = shape[2 * at]!;
+        const { columns, missing } = tool === NOT_A_CALL ? { columns: undefined, missing: undefined } : tools[tool]!;
+        if (columns === undefined) return undefined;
+        const place = shape[2 * at + 1]!;
+        return place === NO_OUTPUT ? [...missing!] : columns.map((c) => c[place]!);
+      }),
+    );
   }
 
   private startTally(): Tally {
     const tally: Tally = new Map();
     for (const tool of [...this.offered.keys()].sort(compareCodePoints)) {
       const fields = [...this.offered.get(tool)!].sort(([a], [b]) => compareCodePoints(a, b)).map(([, f]) => f);
-      tally.set(tool, { fields, counts: fields.map(() => new Map()), outputs: 0 });
+      const columns = fields.map(() => (this.record ? [] : undefined));
+      tally.set(tool, { index: tally.size, fields, counts: fields.map(() => new Map()), columns, outputs: 0 });
     }
     return tally;
   }

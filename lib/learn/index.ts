@@ -14,4 +14,4 @@ export { fitGrouped, fitReach, ORDER } from "./fit-habit.js";
 export { learnSites } from "./learn-sites.js";
 export { learnBindings } from "./bindings/learn-bindings.js";
 export { learnFromSessions, learnFromSessionsThreaded, learnInput, BINDINGS_THREAD_FROM, type SessionsOptions } from "./learn-sessions.js";
-export { candidateFields, crossValidated, fieldTable, learnFeatures, mapOf, MAX_FIELDS, MIN_GAIN_NATS, type FieldTable } from "./code-features.js";
+export { candidateFields, crossValidated, fieldTable, FieldTableBuilder, learnFeatures, mapOf, MAX_FIELDS, MIN_GAIN_NATS, type FieldTable } from "./code-features.js";

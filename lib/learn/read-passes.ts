@@ -65,7 +65,8 @@ function pass(input: PassInput, all: ((ep: Episode) => void) | undefined, succes
 export function readPasses(input: PassInput): ReadPasses {
   const tools = new Set<string>(input.manifestTools);
   const models = new Set<string>();
-  const fields = new FieldTableBuilder();
+  // The count pass records the candidates' values, so there is no third pass.
+  const fields = new FieldTableBuilder(true);
   const counts = input.bindingsHere === false ? undefined : emptyCallCounts();
   let successes = 0;
   pass(

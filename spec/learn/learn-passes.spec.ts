@@ -6,15 +6,17 @@
  * failed by their rewards, a half-life, constants and --agent-only), also with the
  * bindings learned on a second thread, and the store must give back exactly the episodes
  * that went in. Reading half of the sessions on a second thread reads the same: episodes,
- * tools, contracts in their order, and a log's error.
+ * tools, contracts in their order, and a log's error. The field table recorded in the
+ * count pass is the one of three passes.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planFolder, type Episode } from "../../lib/trace/index.js";
-import { EpisodeStore, learnFlow, learnFromSessions, learnFromSessionsThreaded, learnInput, readFolderSessions, type SessionsOptions } from "../../lib/learn/index.js";
+import { EpisodeStore, FieldTableBuilder, fieldTable, learnFlow, learnFromSessions, learnFromSessionsThreaded, learnInput, readFolderSessions, type SessionsOptions } from "../../lib/learn/index.js";
 import { flowText } from "../../lib/flow/ir/index.js";
+import { steps } from "../../lib/flow/decide/index.js";
 import { shopSessionLog } from "../../bench/learn/shop-sessions.js";
 
 const SESSIONS = 300;
@@ -82,6 +84,22 @@ describe("learning in passes over the stored sessions", function () {
     } finally {
       writeFileSync(last, text);
     }
+  });
+
+  it("records the candidates' values in the count pass as the values pass reads them", async () => {
+    const read = await readFolderSessions(await planFolder(dir));
+    // Failed calls too: every fifth result an error, so some steps have no output.
+    const eps = [...read.episodes].map((ep, i) => ({
+      ...ep,
+      events: ep.events.map((e, k) => (e.kind === "tool_result" && (i + k) % 5 === 0 ? { ...e, error: true } : e)),
+    }));
+    const recorded = new FieldTableBuilder(true);
+    for (const ep of eps) recorded.offer(steps(ep));
+    for (const ep of eps) recorded.count(steps(ep));
+    assert.equal(recorded.needsValues, false);
+    const three = fieldTable(eps);
+    assert.ok(three.candidates.length > 0, "some field is a candidate");
+    assert.deepStrictEqual(recorded.table(), three);
   });
 
   const variants: [string, Partial<SessionsOptions>][] = [
