@@ -7,8 +7,11 @@
  *    successful training episodes: the fields their results offer, and their calls counted
  *    for the bindings;
  * 2. the successful training episodes: the training set (needs the vocab's ids), each
- *    offered field's values counted, the binder's picks scored (need the counted calls);
- * 3. only when some field is a candidate: each step's candidate values.
+ *    offered field's values counted and recorded while the field can still be a candidate
+ *    (so no third pass reads the candidates' values), the binder's picks scored (need the
+ *    counted calls).
+ *
+ * When another thread learns the bindings (bindings-thread.ts), the passes leave them out.
  *
  * Each part is the same computation it is alone (`learnVocab`, `trainingSet`,
  * `fieldTable`, `learnBindings`), fed the same episodes in the same order.
