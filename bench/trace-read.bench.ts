@@ -5,7 +5,9 @@
  * entry ajv-checked, turns inferred) and compared with the floor: the same bytes split the
  * same way, each line only `JSON.parse`d. The same 1 M lines are also read as a folder of
  * 1 000 sessions, as `stretto episodes` reads one. Each measurement runs in a fresh child
- * process, so its peak RSS is its own; each is the median of three. Targets: `readEpisode`
+ * process, so its peak RSS is its own; each is the median of three. One more reading of the
+ * one log keeps each result's text and nothing else: what any Episode held in memory costs
+ * at the least, which says how much of `readEpisode`'s ratio is the keeping. Targets: `readEpisode`
  * ≤ 1.5× the floor (wall), `folderEpisodes` ≤ 2×; each printed PASS or MISS. What the bench
  * says about an episode (turns, calls) is counted after the clock stops.
  *
@@ -18,7 +20,7 @@ import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { folderEpisodes, forEachLine, planFolder, readEpisode, streamLog, toolCalls } from "../lib/trace/index.js";
+import { folderEpisodes, forEachLine, outcome, planFolder, readEpisode, responseId, streamLog, toolCalls, type Json } from "../lib/trace/index.js";
 
 /** `readEpisode` against the floor (the performance issue's target), and a folder read one episode at a time. */
 const TARGETS = { readEpisode: 1.5, folderEpisodes: 2 };
@@ -26,7 +28,7 @@ const ROUNDS = 3;
 const FOLDER_SESSIONS = 1000;
 const self = fileURLToPath(import.meta.url);
 
-type Phase = "floor" | "stream" | "episode" | "folder-floor" | "folder";
+type Phase = "floor" | "stream" | "texts" | "episode" | "folder-floor" | "folder";
 interface Measurement {
   wallMs: number;
   cpuMs: number;
@@ -62,6 +64,13 @@ async function measure(phase: Phase, path: string): Promise<Measurement> {
     let entries = 0;
     await streamLog(path, { entry: () => void entries++ });
     detail = `${entries} entries`;
+  } else if (phase === "texts") {
+    const texts: string[] = [];
+    await forEachLine(path, (_n, text) => {
+      const message = (JSON.parse(text) as { message?: Json }).message;
+      if (message !== undefined && responseId(message) !== undefined) texts.push(outcome(message).content);
+    });
+    detail = `${texts.length} texts`;
   } else if (phase === "episode") {
     const ep = await readEpisode(path);
     describe = () => `1 episode: ${ep.events.filter((e) => e.kind === "assistant").length} turns, ${toolCalls(ep).length} calls`;
@@ -100,6 +109,7 @@ async function runBench(wanted: number): Promise<void> {
     const order: [Phase, string][] = [
       ["floor", path],
       ["stream", path],
+      ["texts", path],
       ["episode", path],
       ["folder-floor", folder],
       ["folder", folder],
@@ -124,6 +134,7 @@ async function runBench(wanted: number): Promise<void> {
       ["", "wall", "cpu", "lines/s", "peak RSS", "ratio wall (cpu)", ""],
       row("one log: JSON.parse each line (floor)", m("floor"), m("floor")),
       row("  streamLog: entries checked, none kept", m("stream"), m("floor")),
+      row("  JSON.parse each line, each result's text kept", m("texts"), m("floor")),
       row("  readEpisode: the whole Episode", m("episode"), m("floor")),
       row(`${FOLDER_SESSIONS} logs: JSON.parse each line (floor)`, m("folder-floor"), m("folder-floor")),
       row("  folderEpisodes, one at a time", m("folder"), m("folder-floor")),
