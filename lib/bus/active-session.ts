@@ -1,4 +1,4 @@
-import { filter, tap, type Observable, type OperatorFunction } from "./rx.js";
+import { tap, type Observable, type OperatorFunction } from "./rx.js";
 import type { ExitStatus } from "./server-port.js";
 import type { PluginContext, PluginFactory, OwnAnswer, Plugin } from "./runtime/api.js";
 import { line, responseOf } from "./runtime/json-rpc.js";
@@ -103,13 +103,14 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     for (const p of plugins) p.sees?.(f);
     log.add(f, f[CHECKED]?.ok === false);
   };
-  const admitted = filter((f: Frame) => {
+  /** Whether a host line may go on: one that failed the check is answered here instead. */
+  const admitted = (f: Frame): boolean => {
     const check = f[CHECKED];
     if (check === undefined || check.ok) return true;
     refuseUnreadable(check, context);
     f[ON_HANDLED]?.("withheld");
     return false;
-  });
+  };
   // Host batches are registered so their answers can be joined; a host request reusing an
   // own id still in flight waits for it, so no answer goes to the wrong asker.
   const hostIds = decide((f: Frame) => {
@@ -133,22 +134,30 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     for (const p of plugins) p.hostEnded?.();
   };
   const client$ = chain(
-    bus.client$.pipe(wholeLines(), tap({ next: seen, complete: hostEnded }), admitted, hostIds),
+    bus.client$.pipe(
+      wholeLines({
+        each: (f) => {
+          seen(f);
+          return admitted(f);
+        },
+        ended: hostEnded,
+      }),
+      hostIds,
+    ),
     plugins.map((p) => p.client),
   ).pipe(
     logComposed,
   );
   const server$ = chain(
     bus.server$.pipe(
-      wholeLines(),
-      tap((f: Frame) => {
-        if (f.from === "proxy") readAsProxy.add(f);
-        seen(f);
-      }),
-      // Answers to the proxy's own requests go to the plugin that asked, never to the host.
-      filter((f) => {
-        const r = f.bytes.includes(OWN_ID_BYTES) ? responseOf(f) : undefined;
-        return !(r && own.settle(r, f));
+      wholeLines({
+        each: (f) => {
+          if (f.from === "proxy") readAsProxy.add(f);
+          seen(f);
+          // Answers to the proxy's own requests go to the plugin that asked, never to the host.
+          const r = f.bytes.includes(OWN_ID_BYTES) ? responseOf(f) : undefined;
+          return !(r && own.settle(r, f));
+        },
       }),
     ),
     plugins.map((p) => p.server),

@@ -46,7 +46,10 @@ const line: fc.Arbitrary<[Sender, string]> = fc.oneof(
   ids.map((id): [Sender, string] => ["client", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${id}}}`]),
   fc.nat(99).map((n): [Sender, string] => ["client", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${n},"progress":${n}}}`]),
   fc.constantFrom("host-a", "").map((name): [Sender, string] => ["client", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"clientInfo":{"name":"${name}","version":"1"}}}`]),
-  fc.constant<[Sender, string]>(["client", '{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"meta-host"}}}}']),
+  fc.constantFrom<[Sender, string]>(
+    ["client", '{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"meta-host"}}}}'],
+    ["client", '[{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"batch-host"}}}}]'],
+  ),
   fc.tuple(ids, tool, ids, tool).map(([a, t, b, u]): [Sender, string] => ["client", `[${callText(a, t, "#W1a")},${callText(b, u, "#W2b")}]`]),
   fc.tuple(fc.constantFrom("user", "assistant"), value).map(([role, v]): [Sender, string] => ["context", `{"role":"${role}","content":"about ${v}"}`]),
   fc.constantFrom<[Sender, string]>(["client", "not json"], ["server", '{"id":1,"result":'], ["client", '{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call"}']),

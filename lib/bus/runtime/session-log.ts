@@ -1,5 +1,5 @@
 import { Subject, type Observable } from "../rx.js";
-import { CHECKED, type Frame } from "../frame.js";
+import { CHECKED, PARSED, type Frame } from "../frame.js";
 import { readsBack } from "../../protocol/reads-back.js";
 import type { RecordSink } from "../record-port.js";
 import type { AssistantEvent, Episode } from "../../trace/episode-types.js";
@@ -94,7 +94,7 @@ export class SessionLog {
     this.logged = true;
     this.recorder?.line(f.from, f.tMs, f.bytes, raw);
     if (raw) {
-      this.frames.next(f);
+      this.show(f);
       return;
     }
     if (this.readNow || this.followers.length > 0) this.read(f);
@@ -106,8 +106,13 @@ export class SessionLog {
         this.readNow = true;
       }
     }
-    this.frames.next(f);
+    this.show(f);
   };
+
+  /** Hands `f` to whoever watches `frames$` (a Subject's `next` costs, even with no one to hand it to). */
+  private show(f: Frame): void {
+    if (this.frames.observed) this.frames.next(f);
+  }
 
   /** The session's Episode so far: every event, or none of those handed on when the session keeps no history. */
   episode(): Episode {
@@ -147,7 +152,8 @@ export class SessionLog {
    * value on the frame: nothing asks for it again.
    */
   private read(f: Frame, late = false): void {
-    if (this.builder.wantsLine(f.from, f.bytes) === false) return;
+    // The bytes tell what the Episode would ignore only to spare a parse: none once parsed.
+    if (f[PARSED] === undefined && this.builder.wantsLine(f.from, f.bytes) === false) return;
     const value = (late ? jsonOfLate(f) : jsonOf(f)) as Json | undefined;
     if (value !== undefined && this.builder.wants(f.from, value) && (f[CHECKED]?.ok === true || readsBack(value))) {
       this.builder.entry({ t_ms: f.tMs, from: f.from, message: value });
