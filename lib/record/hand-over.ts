@@ -1,37 +1,46 @@
 /**
- * How lines are laid out when the proxy hands them to the writer thread: everything a
- * batch needs (each line's time, sender, flags and end) sits in the same memory as its
- * bytes, so the message itself is one number (where the batch starts in the shared ring)
- * or one transferred buffer. A message of arrays cost the proxy a structured clone per batch,
- * several times the cost of copying the lines.
+ * How a line is laid out when the proxy hands it to the writer thread: its time, sender
+ * and flags sit in the same memory as its bytes, so nothing but bytes crosses between the
+ * threads. A record is
  *
- *   head:  kind u32, line count u32, (8 bytes unused)
- *   each:  t_ms f64, end u32 (offset of the line's end in the bytes), flags u32
- *   bytes: the lines, one after the other
+ *   t_ms f64, length u32, flags u32, then the line's bytes, padded to 8 bytes
  *
- * A batch starts 8-byte aligned and its length is rounded up to keep the next one so.
+ * and records follow one another: in the shared ring (line-ring.ts), or, when the ring is
+ * full, in a buffer of their own, transferred.
  */
 import type { Sender } from "../bus/frame.js";
 
-export const LINES = 1;
-export const PIECE = 2;
-const HEAD = 16;
-const META = 16;
 const SENDERS: readonly Sender[] = ["client", "server", "proxy", "context"];
+const CODE: Readonly<Record<Sender, number>> = { client: 0, server: 1, proxy: 2, context: 3 };
+/** Bytes before a record's line. */
+export const RECORD_HEAD = 16;
 /** Flags beside the sender code (two low bits). */
 export const RAW = 4;
+/** The line ends a long line whose earlier pieces went ahead as PIECE records. */
 export const CONTINUED = 8;
+/** Not a whole line: the next piece of a long line still arriving. */
+export const PIECE = 16;
+/** No record: the ring goes on at its start. */
+export const WRAP = 32;
 
-export interface HandOverLine {
-  tMs: number;
-  from: Sender;
-  parts: readonly Buffer[];
-  raw?: boolean;
-  continued?: boolean;
+/** Bytes a record of a `length`-byte line takes. */
+export function recordSize(length: number): number {
+  return (RECORD_HEAD + length + 7) & ~7;
 }
 
-/** Typed views of one piece of memory batches are laid out in. */
-export class HandOverMemory {
+export function senderCode(from: Sender): number {
+  return CODE[from];
+}
+
+/** A line's bytes: one piece, or the pieces it was read in. */
+export type Parts = Uint8Array | readonly Uint8Array[];
+
+export function isOnePiece(parts: Parts): parts is Uint8Array {
+  return parts instanceof Uint8Array;
+}
+
+/** Typed views of one piece of memory records are laid out in. */
+export class Records {
   readonly bytes: Uint8Array;
   private readonly u32: Uint32Array;
   private readonly f64: Float64Array;
@@ -42,57 +51,45 @@ export class HandOverMemory {
     this.f64 = new Float64Array(buffer, 0, buffer.byteLength >> 3);
   }
 
-  /** Bytes a batch of `count` lines holding `bytes` bytes takes. */
-  static size(count: number, bytes: number): number {
-    return (HEAD + META * count + bytes + 7) & ~7;
-  }
-
-  /** Lays out `lines` at `at` (8-byte aligned), copying their bytes once. */
-  fill(at: number, kind: number, lines: readonly HandOverLine[]): void {
-    const u = at >> 2;
-    this.u32[u] = kind;
-    this.u32[u + 1] = lines.length;
-    let meta = at + HEAD;
-    const data = meta + META * lines.length;
-    let end = 0;
-    for (const l of lines) {
-      for (const p of l.parts) {
-        this.bytes.set(p, data + end);
-        end += p.length;
-      }
-      this.f64[meta >> 3] = l.tMs;
-      this.u32[(meta >> 2) + 2] = end;
-      this.u32[(meta >> 2) + 3] = SENDERS.indexOf(l.from) | (l.raw ? RAW : 0) | (l.continued ? CONTINUED : 0);
-      meta += META;
+  /** Lays a record out at `at` (8-byte aligned), copying the line's parts once. */
+  put(at: number, tMs: number, flags: number, parts: Parts, length: number): void {
+    this.f64[at >> 3] = tMs;
+    this.u32[(at >> 2) + 2] = length;
+    this.u32[(at >> 2) + 3] = flags;
+    if (isOnePiece(parts)) {
+      this.bytes.set(parts, at + RECORD_HEAD);
+      return;
+    }
+    let to = at + RECORD_HEAD;
+    for (const p of parts) {
+      this.bytes.set(p, to);
+      to += p.length;
     }
   }
 
-  kind(at: number): number {
-    return this.u32[at >> 2]!;
+  /** Marks `at` as the ring's end: the next record is at its start. */
+  putWrap(at: number): void {
+    this.u32[(at >> 2) + 3] = WRAP;
   }
 
-  count(at: number): number {
-    return this.u32[(at >> 2) + 1]!;
+  tMs(at: number): number {
+    return this.f64[at >> 3]!;
   }
 
-  tMs(at: number, i: number): number {
-    return this.f64[(at + HEAD + META * i) >> 3]!;
+  length(at: number): number {
+    return this.u32[(at >> 2) + 2]!;
   }
 
-  from(at: number, i: number): Sender {
-    return SENDERS[this.flags(at, i) & 3]!;
+  flags(at: number): number {
+    return this.u32[(at >> 2) + 3]!;
   }
 
-  flags(at: number, i: number): number {
-    return this.u32[((at + HEAD + META * i) >> 2) + 3]!;
+  from(at: number): Sender {
+    return SENDERS[this.flags(at) & 3]!;
   }
 
-  /** Line `i`'s bytes, as a view. */
-  line(at: number, i: number): Buffer {
-    const count = this.count(at);
-    const data = at + HEAD + META * count;
-    const start = i === 0 ? 0 : this.u32[((at + HEAD + META * (i - 1)) >> 2) + 2]!;
-    const end = this.u32[((at + HEAD + META * i) >> 2) + 2]!;
-    return Buffer.from(this.buffer, data + start, end - start);
+  /** The record's line, as a view. */
+  line(at: number): Buffer {
+    return Buffer.from(this.buffer, at + RECORD_HEAD, this.length(at));
   }
 }

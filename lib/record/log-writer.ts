@@ -1,29 +1,34 @@
 import { closeSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import type { Sender } from "../bus/frame.js";
 import { makeDirs } from "../util/make-dirs.js";
 import { osErrorText } from "../util/os-errors.js";
 import { ProxyError } from "../util/proxy-error.js";
 import { createNew } from "../util/safe-open.js";
-import { ByteRing } from "./byte-ring.js";
-import { HandOverMemory, LINES, PIECE, type HandOverLine } from "./hand-over.js";
+import { CONTINUED, PIECE, type Parts, RAW, Records, isOnePiece, recordSize, senderCode } from "./hand-over.js";
+import { LineRing } from "./line-ring.js";
 import type { FromWriter, ToWriter } from "./record-messages.js";
 
 /** The memory shared with the writer thread for handing lines over (touched once, then reused). */
 const RING_BYTES = 8 * 1024 * 1024;
 
+/** Records the ring had no room for go in a buffer of their own this often, or at this size. */
+const OVERFLOW_MS = 10;
+const OVERFLOW_BYTES = 256 * 1024;
+
+/** A record the ring had no room for, waiting to go in a buffer of its own. */
+interface Overflow {
+  tMs: number;
+  flags: number;
+  parts: Parts;
+  length: number;
+}
+
 export interface LogWriterOptions {
   /** Told once when recording stops early (a full disk, a lost file). */
   onStopped?: (message: string) => void;
 }
-
-/**
- * A line to log: its bytes in the pieces they were read in; `raw` to log it as `raw` text
- * even if it is JSON (the proxy refused it as unreadable); `continued` when it ends a long
- * line whose earlier pieces went ahead through `piece()`.
- */
-export type LogLine = HandOverLine;
 
 /**
  * A session log on disk. Creating it is synchronous (the file exists, exclusively ours,
@@ -36,8 +41,12 @@ export type LogLine = HandOverLine;
  */
 export class LogWriter {
   private readonly worker: Worker;
-  private readonly ring = new ByteRing(RING_BYTES);
-  private readonly shared = new HandOverMemory(this.ring.shared);
+  private readonly ring = new LineRing(RING_BYTES);
+  private readonly port: MessagePort;
+  /** Records waiting for a buffer of their own; while any wait, every record joins them (order). */
+  private overflow: Overflow[] = [];
+  private overflowBytes = 0;
+  private overflowTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private finished: Promise<void> | undefined;
 
@@ -47,15 +56,18 @@ export class LogWriter {
     header: object,
     private readonly options: LogWriterOptions,
   ) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
     this.worker = new Worker(new URL("./record-worker.js", import.meta.url), {
-      workerData: { fd, path, ring: this.ring.shared, released: this.ring.released },
+      workerData: { fd, path, records: this.ring.records, control: this.ring.control, port: port2 },
+      transferList: [port2],
     });
     this.worker.on("message", (m: FromWriter) => {
       if (m.kind === "stopped") this.stop(m.message);
     });
     this.worker.on("error", (err) => this.stop(`the recorder thread failed; ${path} may be incomplete: ${err.message}`));
     // The thread writes it before the first entries, once it knows the era.
-    this.worker.postMessage({ kind: "header", header } satisfies ToWriter);
+    this.tell({ kind: "header", header, tail: 0 });
   }
 
   /**
@@ -85,39 +97,63 @@ export class LogWriter {
     return new LogWriter(path, fd, header, options);
   }
 
-  /** Hands a batch of wire lines to the writer thread (copied once, into the shared ring). */
-  write(lines: readonly LogLine[]): void {
-    if (this.stopped || this.finished || lines.length === 0) return;
-    this.handOver(LINES, lines);
+  /**
+   * Hands one line to the writer thread (copied once, into the shared ring): its bytes in
+   * the pieces they were read in; `raw` to log it as `raw` text even if it is JSON (the proxy
+   * refused it as unreadable); `continued` when it ends a long line whose earlier pieces
+   * went ahead through `piece()`.
+   */
+  line(from: Sender, tMs: number, parts: Parts, raw = false, continued = false): void {
+    if (this.stopped || this.finished) return;
+    this.handOver(tMs, senderCode(from) | (raw ? RAW : 0) | (continued ? CONTINUED : 0), parts);
   }
 
   /**
    * Hands the next pieces of a long line from `from` to the writer thread before the line
-   * ends, so the proxy never holds a long line whole; its last bytes follow in a batch as a
-   * `continued` line. Everything written before must already have gone (`write`).
+   * ends, so the proxy never holds a long line whole; its last bytes follow as a
+   * `continued` line.
    */
   piece(from: Sender, pieces: readonly Buffer[]): void {
     if (this.stopped || this.finished) return;
-    this.handOver(PIECE, [{ tMs: 0, from, parts: pieces }]);
+    this.handOver(0, senderCode(from) | PIECE, pieces);
   }
 
-  /**
-   * Lays the lines out in the ring and posts where; when the writer thread is so far behind
-   * that the ring is full, in a buffer of their own, transferred.
-   */
-  private handOver(kind: number, lines: readonly HandOverLine[]): void {
-    let bytes = 0;
-    for (const l of lines) for (const p of l.parts) bytes += p.length;
-    const size = HandOverMemory.size(lines.length, bytes);
-    const at = this.ring.reserve(size);
-    if (at >= 0) {
-      this.shared.fill(at, kind, lines);
-      this.worker.postMessage(at);
-    } else {
-      const own = new HandOverMemory(new ArrayBuffer(size));
-      own.fill(0, kind, lines);
-      this.worker.postMessage(own.buffer, [own.buffer as ArrayBuffer]);
+  private handOver(tMs: number, flags: number, parts: Parts): void {
+    let length: number;
+    if (isOnePiece(parts)) length = parts.length;
+    else {
+      length = 0;
+      for (const p of parts) length += p.length;
     }
+    if (this.overflow.length === 0 && this.ring.append(tMs, flags, parts, length)) return;
+    // The writer is far behind: these wait for a buffer of their own, sent in batches (the
+    // bytes are the caller's to keep: frames are never written to again).
+    if (this.overflow.length === 0) this.overflowTimer = setTimeout(this.sendOverflow, OVERFLOW_MS);
+    this.overflow.push({ tMs, flags, parts, length });
+    this.overflowBytes += length;
+    if (this.overflowBytes >= OVERFLOW_BYTES) this.sendOverflow();
+  }
+
+  private readonly sendOverflow = (): void => {
+    clearTimeout(this.overflowTimer);
+    const waiting = this.overflow;
+    this.overflow = [];
+    this.overflowBytes = 0;
+    if (this.stopped || waiting.length === 0) return;
+    let size = 0;
+    for (const o of waiting) size += recordSize(o.length);
+    const own = new Records(new ArrayBuffer(size));
+    let at = 0;
+    for (const o of waiting) {
+      own.put(at, o.tMs, o.flags, o.parts, o.length);
+      at += recordSize(o.length);
+    }
+    this.tell({ kind: "records", buffer: own.buffer as ArrayBuffer, tail: this.ring.end }, [own.buffer as ArrayBuffer]);
+  };
+
+  private tell(m: ToWriter, transfer: ArrayBuffer[] = []): void {
+    this.port.postMessage(m, transfer);
+    this.ring.wake();
   }
 
   /** Writes out everything handed over, then closes the file. */
@@ -132,7 +168,8 @@ export class LogWriter {
       this.worker.on("message", (m: FromWriter) => {
         if (m.kind === "drained") void this.worker.terminate().then(done, done);
       });
-      this.worker.postMessage({ kind: "end" } satisfies ToWriter);
+      this.sendOverflow();
+      this.tell({ kind: "end", tail: this.ring.end });
     });
     return this.finished;
   }

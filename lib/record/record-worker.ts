@@ -1,25 +1,41 @@
 /**
- * The recorder's writer thread. The proxy's main thread only hands it lines; deciding
- * `message` vs `raw`, formatting the entries and writing them happen here, on the other
- * core, so recording does not slow forwarding. A batch of lines is written with one system
- * call, gathered in a buffer reused for the whole session (entry-out.ts). Lines arrive in
- * memory shared with the proxy (byte-ring.ts), released as soon as they are written; a long
- * line's pieces go to a spill file until it ends (spill.ts).
+ * The recorder's writer thread. The proxy's main thread only copies lines into the shared
+ * ring (line-ring.ts); deciding `message` vs `raw`, formatting the entries and writing them
+ * happen here, on the other core, so recording does not slow forwarding. The thread wakes
+ * every BATCH_MS by itself (the proxy wakes it only when it falls far behind), writes what
+ * came meanwhile with one system call (entry-out.ts), and gives the ring's room back. A
+ * long line's pieces go to a spill file until it ends (spill.ts). After a quiet spell it
+ * sleeps until the next line, so an idle session costs nothing.
+ *
+ * The loop blocks in `Atomics.wait`, so messages are read with `receiveMessageOnPort`.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import type { Sender } from "../bus/frame.js";
 import { EraDetector, peek } from "../protocol/protocol-era.js";
 import { errorText } from "../util/error-text.js";
-import { ByteRing } from "./byte-ring.js";
 import { EntryOut } from "./entry-out.js";
 import { formatEntry, stripLineEnd } from "./log-entry.js";
 import { plainMessage } from "./plain-message.js";
-import { CONTINUED, HandOverMemory, PIECE, RAW } from "./hand-over.js";
+import { CONTINUED, PIECE, RAW, Records, recordSize } from "./hand-over.js";
+import { RingReader } from "./line-ring.js";
 import type { FromWriter, ToWriter } from "./record-messages.js";
 import { Spill } from "./spill.js";
 
-const { fd, path, ring, released } = workerData as { fd: number; path: string; ring: SharedArrayBuffer; released: Int32Array };
-const shared = new HandOverMemory(ring);
+/** How long lines may wait in the ring before they are written. */
+const BATCH_MS = 10;
+/** Naps with nothing to write before the thread sleeps until the next line (about a second). */
+const IDLE_NAPS = 100;
+/** Room given back to the proxy at least this often while a long backlog is written. */
+const RELEASE_BYTES = 256 * 1024;
+
+const { fd, path, records, control, port } = workerData as {
+  fd: number;
+  path: string;
+  records: SharedArrayBuffer;
+  control: SharedArrayBuffer;
+  port: MessagePort;
+};
+const ring = new RingReader(records, control);
 const out = new EntryOut(fd);
 let stopped = false;
 /** The header still to write, before the first entries. */
@@ -37,7 +53,7 @@ function stop(err: unknown): void {
   tell({ kind: "stopped", message: `recording stopped: writing ${path}: ${errorText(err)}` });
 }
 
-/** The header line, with the era the host's lines in this first batch settled (protocol-era.ts). */
+/** The header line, with the era the host's first lines settled (protocol-era.ts). */
 function writeHeader(clientLines: Buffer[]): void {
   if (!header) return;
   const era = new EraDetector();
@@ -69,63 +85,140 @@ function spillOf(from: Sender): Spill {
   return s;
 }
 
-/** A batch of lines at `at`: each one's entry, in order, then one write. */
-function writeBatch(mem: HandOverMemory, at: number): void {
-  const count = mem.count(at);
-  if (header) {
-    // A long line: the era is read from the host's short first lines, never from it.
-    const clientLines: Buffer[] = [];
-    for (let i = 0; i < count; i++) {
-      if (mem.from(at, i) === "client" && !(mem.flags(at, i) & CONTINUED)) clientLines.push(mem.line(at, i));
-    }
-    writeHeader(clientLines);
+/** One record: a whole line's entry, or the next piece of a long line. */
+function take(mem: Records, at: number): void {
+  const from = mem.from(at);
+  const flags = mem.flags(at);
+  if (flags & PIECE) {
+    spillOf(from).take(mem.line(at));
+    return;
   }
-  for (let i = 0; i < count; i++) {
-    const from = mem.from(at, i);
-    const flags = mem.flags(at, i);
-    const spill = flags & CONTINUED ? spills.get(from) : undefined;
-    if (spill?.holding) {
-      spill.take(mem.line(at, i));
-      spill.writeEntry(out, mem.tMs(at, i), (flags & RAW) !== 0);
-    } else {
-      writeEntry(mem.tMs(at, i), from, mem.line(at, i), (flags & RAW) !== 0);
-    }
+  const spill = flags & CONTINUED ? spills.get(from) : undefined;
+  if (spill?.holding) {
+    spill.take(mem.line(at));
+    spill.writeEntry(out, mem.tMs(at), (flags & RAW) !== 0);
+  } else {
+    writeEntry(mem.tMs(at), from, mem.line(at), (flags & RAW) !== 0);
   }
-  out.flush();
 }
 
-/** Lines or a long line's pieces, from the ring (given back once written) or a buffer of their own. */
-function take(mem: HandOverMemory, at: number, inRing: boolean): void {
+/**
+ * The header goes just before the first entry, with the era read from the host's whole
+ * lines among the records at hand (a long line's pieces never count).
+ */
+function headerBefore(mem: Records, first: number, next: (at: number) => number): void {
+  const client: Buffer[] = [];
+  let entries = false;
+  for (let at = first; at >= 0; at = next(at)) {
+    const flags = mem.flags(at);
+    if (flags & PIECE) continue;
+    entries = true;
+    if ((flags & 3) === 0 /* client */ && !(flags & CONTINUED)) client.push(mem.line(at));
+  }
+  if (entries) writeHeader(client);
+}
+
+/** The ring's records up to `until`, written; their room is given back as they are. */
+function writeRing(until: number): boolean {
+  let pos = ring.start;
+  let at = ring.record(pos, until);
+  if (at < 0) return false;
+  const mem = ring.mem;
   try {
-    if (stopped) return;
-    if (mem.kind(at) === PIECE) spillOf(mem.from(at, 0)).take(mem.line(at, 0));
-    else writeBatch(mem, at);
+    if (header && !stopped) {
+      headerBefore(mem, at, (a) => ring.record(ring.after(a), until));
+    }
+    let since = 0;
+    while (at >= 0) {
+      if (!stopped) take(mem, at);
+      since += recordSize(mem.length(at));
+      pos = ring.after(at);
+      at = ring.record(pos, until);
+      if (since >= RELEASE_BYTES) {
+        if (!stopped) out.flush();
+        ring.release(pos);
+        since = 0;
+      }
+    }
+    if (!stopped) out.flush();
   } catch (err) {
     stop(err);
-  } finally {
-    if (inRing) ByteRing.release(released);
+    // What is left is not written: recording has stopped.
+    for (; at >= 0; at = ring.record(pos, until)) pos = ring.after(at);
+  }
+  ring.release(pos);
+  return true;
+}
+
+/** A buffer of records the ring had no room for. */
+function writeBuffer(buffer: ArrayBuffer): void {
+  if (stopped || buffer.byteLength === 0) return;
+  const mem = new Records(buffer);
+  const next = (at: number) => {
+    const n = at + recordSize(mem.length(at));
+    return n < buffer.byteLength ? n : -1;
+  };
+  try {
+    if (header) headerBefore(mem, 0, next);
+    for (let at = 0; at >= 0; at = next(at)) take(mem, at);
+    out.flush();
+  } catch (err) {
+    stop(err);
   }
 }
 
-parentPort!.on("message", (m: ToWriter) => {
-  if (typeof m === "number") {
-    take(shared, m, true);
-  } else if (m instanceof ArrayBuffer) {
-    take(new HandOverMemory(m), 0, false);
-  } else if (m.kind === "header") {
-    header = m.header;
-  } else {
-    try {
+/**
+ * Handles the messages waiting, each after the lines handed over before it: "end" once
+ * the proxy said the session ended, "some" when there were any.
+ */
+function readMessages(): "none" | "some" | "end" {
+  let any: "none" | "some" = "none";
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+    const msg = m.message as ToWriter;
+    writeRing(msg.tail);
+    any = "some";
+    if (msg.kind === "header") {
+      header = msg.header;
+    } else if (msg.kind === "records") {
+      writeBuffer(msg.buffer);
+    } else {
       if (!stopped) {
-        writeHeader([]);
-        out.flush();
+        try {
+          writeHeader([]);
+          out.flush();
+        } catch (err) {
+          stop(err);
+        }
       }
-    } catch (err) {
-      stop(err);
+      return "end";
     }
-    for (const s of spills.values()) s.close();
-    // Everything handed over is written; the main thread, which opened the file, closes it.
-    tell({ kind: "drained" });
-    parentPort!.close();
   }
-});
+  return any;
+}
+
+function run(): void {
+  ring.touch();
+  let idle = 0;
+  for (;;) {
+    // The tail first. A message sent before the proxy moved the tail this far is surely
+    // among those read next; after a message, the ring is read up to where it says only,
+    // and the loop reads the tail again (this one may lie before that).
+    const tail = ring.tail();
+    const messages = readMessages();
+    if (messages === "end") break;
+    if (messages === "some") continue;
+    if (writeRing(tail)) idle = 0;
+    else if (++idle >= IDLE_NAPS) {
+      ring.sleep(tail);
+      idle = 0;
+      continue;
+    }
+    ring.nap(BATCH_MS);
+  }
+  for (const s of spills.values()) s.close();
+  // Everything handed over is written; the main thread, which opened the file, closes it.
+  tell({ kind: "drained" });
+  port.close();
+}
+
+run();

@@ -1,0 +1,176 @@
+/**
+ * Memory shared with the recorder's writer thread, reused for every line of a session, and
+ * the few words the two threads coordinate through.
+ *
+ * The proxy copies each line into the ring as it passes (hand-over.ts lays it out) and
+ * moves `TAIL`; that is all it does per line: no message, no timer, no wake-up. Waking a
+ * sleeping thread on this kind of VM costs the waker 25–45 µs (a message to a worker as
+ * much), which at one request in flight sits on every round trip's path. Instead the writer
+ * thread wakes itself every few milliseconds, takes what is there, and moves `HEAD` once it
+ * is written, so the proxy may reuse it. The proxy wakes it only when it naps with much
+ * waiting (LAG_BYTES), or when it had gone to sleep after a quiet spell (`STATE`).
+ *
+ * Fresh memory per hand-over was what recording used to cost most (on a small VM, touching
+ * a new megabyte takes ~8 ms, copying into one already touched ~0.1 ms), hence one ring for
+ * the session. When it is full the proxy uses a buffer of its own: forwarding never waits.
+ */
+import { type Parts, RECORD_HEAD, Records, WRAP, recordSize } from "./hand-over.js";
+
+/** Where the proxy's records end (it alone moves it). */
+const TAIL = 0;
+/** Where the writer's unwritten records begin (it alone moves it). */
+const HEAD = 1;
+/** Set to 1 (and notified) to wake the writer now. */
+const WAKE = 2;
+/** What the writer is doing: AWAKE, NAPPING (back within BATCH_MS) or SLEEPING (until woken). */
+const STATE = 3;
+const AWAKE = 0;
+const NAPPING = 1;
+const SLEEPING = 2;
+
+/**
+ * How much may wait before the writer is woken rather than left to its next round: about
+ * what a core's cache holds, so the writer reads lines still in it (at 1 KiB pipelined,
+ * letting a full round's megabytes pile up cost its thread about a fifth more CPU).
+ */
+const LAG_BYTES = 256 * 1024;
+
+/** The proxy's side: appends records, never waits. */
+export class LineRing {
+  readonly records: SharedArrayBuffer;
+  readonly control: SharedArrayBuffer;
+  private readonly mem: Records;
+  private readonly ctrl: Int32Array;
+  private tail = 0;
+  /** Where the records before the last wrap end: the writer goes on at 0 from there. */
+  private wrappedAt = 0;
+
+  constructor(readonly size: number) {
+    this.records = new SharedArrayBuffer(size);
+    this.control = new SharedArrayBuffer(16);
+    this.mem = new Records(this.records);
+    this.ctrl = new Int32Array(this.control);
+  }
+
+  /** Where the records appended so far end: a point in the order of everything handed over. */
+  get end(): number {
+    return this.tail;
+  }
+
+  /** Copies one record in; false when there is no room for it (the writer is far behind). */
+  append(tMs: number, flags: number, parts: Parts, length: number): boolean {
+    const n = recordSize(length);
+    const head = Atomics.load(this.ctrl, HEAD);
+    const size = this.size;
+    let at = this.tail;
+    // The tail never comes round to the head: equal means empty.
+    if (at >= head) {
+      if (size - at < n || (at + n === size && head === 0)) {
+        if (n >= head) return false;
+        if (size - at >= RECORD_HEAD) this.mem.putWrap(at);
+        this.wrappedAt = at;
+        at = 0;
+      }
+    } else if (head - at <= n) {
+      return false;
+    }
+    this.mem.put(at, tMs, flags, parts, length);
+    at += n;
+    if (at === size) {
+      this.wrappedAt = size;
+      at = 0;
+    }
+    this.tail = at;
+    Atomics.store(this.ctrl, TAIL, at);
+    // Woken only from a nap and far behind, or from its sleep; a writer already at work is
+    // left to it. (Missed by a hair as it lies down, it is woken on the next line.)
+    const state = Atomics.load(this.ctrl, STATE);
+    if (state === SLEEPING || (state === NAPPING && (at >= head ? at - head : this.wrappedAt - head + at) >= LAG_BYTES)) {
+      if (Atomics.compareExchange(this.ctrl, STATE, state, AWAKE) === state) this.wake();
+    }
+    return true;
+  }
+
+  /** Wakes the writer thread now (a message for it, or much to write). */
+  wake(): void {
+    Atomics.store(this.ctrl, WAKE, 1);
+    Atomics.notify(this.ctrl, WAKE);
+  }
+}
+
+/** The writer thread's side: reads records in order and gives their room back once written. */
+export class RingReader {
+  readonly mem: Records;
+  private readonly ctrl: Int32Array;
+  private readonly size: number;
+  /** Where the next record to read is. */
+  private at = 0;
+
+  constructor(records: SharedArrayBuffer, control: SharedArrayBuffer) {
+    this.mem = new Records(records);
+    this.ctrl = new Int32Array(control);
+    this.size = records.byteLength;
+  }
+
+  /**
+   * Touches every page of the ring once, off the forwarding thread: the memory is fresh,
+   * and the first write to each page costs a fault (about 30 ms for 8 MiB here) that would
+   * otherwise fall on the proxy as its lines first reach that far. Adding 0 leaves a record
+   * the proxy is writing meanwhile as it is.
+   */
+  touch(): void {
+    const words = new Int32Array(this.mem.buffer);
+    for (let i = 0; i < words.length; i += 1024) Atomics.add(words, i, 0);
+  }
+
+  /** Where the proxy's records end now. */
+  tail(): number {
+    return Atomics.load(this.ctrl, TAIL);
+  }
+
+  /**
+   * The offset of the record at `pos` (past a wrap), or -1 when `pos` is `until`. Starting
+   * from `start` and stepping with `after`, it walks the records without taking them.
+   */
+  record(pos: number, until: number): number {
+    if (pos === until) return -1;
+    if (this.size - pos < RECORD_HEAD || (this.mem.flags(pos) & WRAP) !== 0) return until === 0 ? -1 : 0;
+    return pos;
+  }
+
+  /** Where the record after the one at `at` is. */
+  after(at: number): number {
+    const next = at + recordSize(this.mem.length(at));
+    return next === this.size ? 0 : next;
+  }
+
+  /** Where the next record to take is. */
+  get start(): number {
+    return this.at;
+  }
+
+  /** Everything before `pos` is written: the proxy may reuse its room. */
+  release(pos: number): void {
+    this.at = pos;
+    Atomics.store(this.ctrl, HEAD, pos);
+  }
+
+  /** Waits up to `ms` for a wake-up. */
+  nap(ms: number): void {
+    Atomics.store(this.ctrl, STATE, NAPPING);
+    Atomics.wait(this.ctrl, WAKE, 0, ms);
+    Atomics.store(this.ctrl, STATE, AWAKE);
+    Atomics.store(this.ctrl, WAKE, 0);
+  }
+
+  /**
+   * Sleeps until woken: the proxy's next line does it. Returns at once if a line came
+   * after `seen` (the tail last read), so none waits for a wake-up that was never sent.
+   */
+  sleep(seen: number): void {
+    Atomics.store(this.ctrl, STATE, SLEEPING);
+    if (Atomics.load(this.ctrl, TAIL) === seen) Atomics.wait(this.ctrl, WAKE, 0);
+    Atomics.store(this.ctrl, STATE, AWAKE);
+    Atomics.store(this.ctrl, WAKE, 0);
+  }
+}
