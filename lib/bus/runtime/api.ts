@@ -93,8 +93,9 @@ export interface PluginContext {
   /** Appends an entry to the session log (and the session's episode). */
   log(from: "proxy" | "context", bytes: Buffer): void;
   /**
-   * The session's Episode so far, kept incrementally; it holds no events once handed on in a
-   * session whose plugins all say `readsEpisode: false`.
+   * The session's Episode so far, kept incrementally (the lines logged since it was last
+   * asked for are read now, so a session that never asks never reads them); it holds no
+   * events once handed on in a session whose plugins all say `readsEpisode: false`.
    */
   episode(): Episode;
   /**
