@@ -62,6 +62,30 @@ describe("the flow plugin (plugin test kit)", function () {
     assert.equal(r.flowLines.filter((l) => "action" in l)[0]!["tool"], "get_user_details");
   });
 
+  it("follows a call whose tool name is written with escapes (read, not passed over by its bytes)", async () => {
+    const escaped = String.raw`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"find\u005fuser_id_by_email","arguments":{"email":"c7@example.com"}}}`;
+    const r = await runPlugins({
+      plugins: [flowPlugin({ flow, decider: "habit", threshold: 0.1 })],
+      domain: "retail",
+      host: [escaped],
+      server: retail,
+    });
+    const own = (r.toServer as Array<{ id: unknown }>).filter((m) => String(m.id).startsWith("stretto-"));
+    assert.ok(own.length > 0, "the flow looked something up after the call");
+  });
+
+  it("without a flow log, lets a call of a tool with no site and its answer pass unchanged, and still follows the next call", async () => {
+    const r = await runPlugins({
+      plugins: [flowPlugin({ flow, decider: "habit", threshold: 0.1 })],
+      domain: "retail",
+      host: [toolCall(2, "search_catalog", { q: "lamp" }), toolCall(3, "find_user_id_by_email", { email: "c7@example.com" })],
+      server: (m) => ((m.params as { name?: string } | undefined)?.name === "search_catalog" ? toolResultFor(m, "[]") : retail(m)),
+    });
+    assert.deepEqual(r.toHost[0], toolResultFor({ id: 2 }, "[]"));
+    const own = (r.toServer as Array<{ id: unknown }>).filter((m) => String(m.id).startsWith("stretto-"));
+    assert.ok(own.length > 0, "the flow looked something up after the second call");
+  });
+
   it("in shadow decides and logs but looks nothing up, and the server's answer goes on unchanged", async () => {
     const r = await run({ shadow: true });
     assert.deepEqual(r.toServer, [request(2, "tools/list"), toolCall(3, "find_user_id_by_email", { email: "c7@example.com" })]);

@@ -12,7 +12,7 @@ import type { Oracle } from "../../oracle/oracle.js";
 import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
-import { decisionLine, emptyNext, ERR, isNext, LiveDecisions, liveSite, nextExplored, OK, openSite, siteName, siteOptions, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
+import { decisionLine, emptyNext, ERR, flowServers, isNext, LiveDecisions, liveSite, nextExplored, OK, openSite, siteName, siteOptions, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
@@ -98,6 +98,22 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       if (acts === undefined) acting.set(site, (acts = !isNext(openSite(flow, { kind: "call", tool, outcome: failed ? ERR : OK }, threshold))));
       return acts;
     };
+    /**
+     * The tools whose calls a flow with no log could act after, when that is known by name
+     * (a flow learned on one server, without `every_read`): a call that names none of them,
+     * and its answer, pass unread. Undefined when every call must be read.
+     */
+    const actingTools = ((): readonly Buffer[] | undefined => {
+      if (log !== undefined || flow.sites.everyRead || flowServers(flow).size > 0) return undefined;
+      if (program === undefined) return [];
+      const tools = new Set<string>();
+      for (const [prev] of flow.sites.next.keys()) if (actsAt(prev, false) || actsAt(prev, true)) tools.add(prev);
+      return [...tools].map((t) => Buffer.from(t, "utf8"));
+    })();
+    const TOOLS_LIST = Buffer.from("tools/list", "utf8");
+    /** Whether a line may be a listing or a call the flow could act after (JSON writes a name as it is unless it escapes something). */
+    const mayMatter = (bytes: Buffer): boolean =>
+      actingTools === undefined || bytes.includes(0x5c) || bytes.includes(TOOLS_LIST) || actingTools.some((t) => bytes.includes(t));
     const ownName = (tool: string): string => served.ownName(tool);
     const calls = new Map<string, AgentCall>();
     const listings = new Set<string>();
@@ -120,6 +136,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         tap((f: Frame) => {
           // Only listings and calls matter here: a line that cannot name either is not parsed.
           if (!mayHold(f, "tools/")) return;
+          if (!mayMatter(f.bytes)) return;
           const req = requestOf(f);
           if (req === undefined) return;
           if (req.method === "tools/list") listings.add(idKey(req.id));
