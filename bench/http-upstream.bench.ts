@@ -18,10 +18,11 @@
  *
  * For each: the start (process spawn to the `initialize` answer; for the floor, a fresh agent
  * to its first answer), requests one at a time (p50/p99 of the round trip), and pipelined
- * requests (all written at once; messages per second until the last answer). Rounds rotate
- * the order so load from elsewhere falls on every configuration alike; each round starts its
- * processes afresh. Targets are printed PASS/MISS beside the figures; a miss never fails the
- * process.
+ * requests (all written at once; messages per second until the last answer). Each round
+ * starts every configuration afresh and keeps them all alive while the sequential requests
+ * take turns in blocks, so load from elsewhere falls on every configuration alike; the
+ * pipelined runs go one after another, the order rotating each round. Targets are printed
+ * PASS/MISS beside the figures; a miss never fails the process.
  *
  * `--profile DIR` runs the proxy under `node --cpu-prof`, its profiles written to DIR.
  *
@@ -316,25 +317,56 @@ interface Figures {
 let nextId = 1;
 const ids = (n: number) => Array.from({ length: n }, () => nextId++);
 
-async function measure(config: Config, url: string, into: Figures): Promise<void> {
+/** Sequential calls one configuration makes before the next takes its turn. */
+const BLOCK = 20;
+
+interface Live {
+  config: Config;
+  driver: Driver;
+  into: Figures;
+  /** Sequential calls still to make this round. */
+  seqLeft: number;
+}
+
+/** Starts a configuration and warms it up. */
+async function start(config: Config, url: string, into: Figures): Promise<Live> {
   const { driver, startMs } = await config.start(url);
   into.startMs.push(startMs);
-  const seq = Math.max(20, Math.round(SEQ * config.share));
-  const pipe = Math.max(50, Math.round(PIPELINED * config.share));
   for (const id of ids(Math.round(WARMUP_SEQ * config.share))) await driver.call(id);
   await driver.pipelined(ids(Math.round(WARMUP_PIPELINED * config.share)));
+  return { config, driver, into, seqLeft: Math.max(20, Math.round(SEQ * config.share)) };
+}
+
+/**
+ * Requests one at a time, every configuration alive at once taking turns of BLOCK calls
+ * (the bridges, with a quarter of the calls, every fourth turn), so that a burst of load
+ * from elsewhere falls on the floor and the proxy alike rather than on whichever was
+ * being measured at the time.
+ */
+async function sequential(lives: Live[]): Promise<void> {
   gc();
-  for (const id of ids(seq)) {
-    const t = process.hrtime.bigint();
-    await driver.call(id);
-    into.latenciesUs.push(Number(process.hrtime.bigint() - t) / 1000);
+  for (let turn = 0; lives.some((l) => l.seqLeft > 0); turn++) {
+    for (const live of lives) {
+      if (live.seqLeft === 0 || turn % Math.round(1 / live.config.share) !== 0) continue;
+      const n = Math.min(BLOCK, live.seqLeft);
+      live.seqLeft -= n;
+      for (const id of ids(n)) {
+        const t = process.hrtime.bigint();
+        await live.driver.call(id);
+        live.into.latenciesUs.push(Number(process.hrtime.bigint() - t) / 1000);
+      }
+    }
   }
+}
+
+/** Pipelined requests: all written at once, one configuration at a time. */
+async function pipelined(live: Live): Promise<void> {
+  const pipe = Math.max(50, Math.round(PIPELINED * live.config.share));
   gc();
   const batch = ids(pipe);
   const t = performance.now();
-  await driver.pipelined(batch);
-  into.msgsPerS.push(pipe / ((performance.now() - t) / 1000));
-  await driver.close();
+  await live.driver.pipelined(batch);
+  live.into.msgsPerS.push(pipe / ((performance.now() - t) / 1000));
 }
 
 function percentile(values: number[], p: number): number {
@@ -355,7 +387,11 @@ async function main(): Promise<void> {
   const figures = new Map<string, Figures>(CONFIGS.map((c) => [c.name, { startMs: [], latenciesUs: [], msgsPerS: [] }]));
   for (let round = 0; round < options.rounds; round++) {
     const order = CONFIGS.map((_, i) => CONFIGS[(i + round) % CONFIGS.length]!);
-    for (const config of order) await measure(config, url, figures.get(config.name)!);
+    const lives: Live[] = [];
+    for (const config of order) lives.push(await start(config, url, figures.get(config.name)!));
+    await sequential(lives);
+    for (const live of lives) await pipelined(live);
+    for (const live of lives) await live.driver.close();
   }
 
   type Row = { name: string; start: number; p50: number; p99: number; rate: number };
