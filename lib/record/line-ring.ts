@@ -35,6 +35,9 @@ const SLEEPING = 2;
  */
 const LAG_BYTES = 256 * 1024;
 
+/** How far ahead of the proxy's records the writer touches the ring's pages. */
+const TOUCH_AHEAD = 1024 * 1024;
+
 /** The proxy's side: appends records, never waits. */
 export class LineRing {
   readonly records: SharedArrayBuffer;
@@ -63,8 +66,14 @@ export class LineRing {
     const head = Atomics.load(this.ctrl, HEAD);
     const size = this.size;
     let at = this.tail;
-    // The tail never comes round to the head: equal means empty.
-    if (at >= head) {
+    // The tail never comes round to the head: equal means empty. An empty ring a quarter
+    // along starts over at 0, so a session that is not pressed keeps to its first pages.
+    // (Only the writer moves past a wrap; until it does, the room is what lies before it.)
+    if (at === head && at >= size >> 2 && n < head) {
+      if (size - at >= RECORD_HEAD) this.mem.putWrap(at);
+      this.wrappedAt = at;
+      at = 0;
+    } else if (at >= head) {
       if (size - at < n || (at + n === size && head === 0)) {
         if (n >= head) return false;
         if (size - at >= RECORD_HEAD) this.mem.putWrap(at);
@@ -105,6 +114,8 @@ export class RingReader {
   private readonly size: number;
   /** Where the next record to read is. */
   private at = 0;
+  /** The ring's pages before this are touched. */
+  private touched = 0;
 
   constructor(records: SharedArrayBuffer, control: SharedArrayBuffer) {
     this.mem = new Records(records);
@@ -113,14 +124,18 @@ export class RingReader {
   }
 
   /**
-   * Touches every page of the ring once, off the forwarding thread: the memory is fresh,
-   * and the first write to each page costs a fault (about 30 ms for 8 MiB here) that would
-   * otherwise fall on the proxy as its lines first reach that far. Adding 0 leaves a record
-   * the proxy is writing meanwhile as it is.
+   * Touches the ring's pages up to TOUCH_AHEAD past `tail`, once each, off the forwarding
+   * thread: the memory is fresh, and the first write to a page costs a fault (8 MiB took
+   * about 30 ms here) that would otherwise fall on the proxy as its lines first reach it.
+   * Only as far as the lines go, so a quiet session keeps a few pages. Adding 0 leaves a
+   * record the proxy is writing meanwhile as it is.
    */
-  touch(): void {
-    const words = new Int32Array(this.mem.buffer);
+  touchAhead(tail: number): void {
+    const to = Math.min(this.size, tail + TOUCH_AHEAD);
+    if (to <= this.touched) return;
+    const words = new Int32Array(this.mem.buffer, this.touched, (to - this.touched) >> 2);
     for (let i = 0; i < words.length; i += 1024) Atomics.add(words, i, 0);
+    this.touched = to;
   }
 
   /** Where the proxy's records end now. */

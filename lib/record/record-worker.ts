@@ -197,13 +197,13 @@ function readMessages(): "none" | "some" | "end" {
 }
 
 function run(): void {
-  ring.touch();
   let idle = 0;
   for (;;) {
     // The tail first. A message sent before the proxy moved the tail this far is surely
     // among those read next; after a message, the ring is read up to where it says only,
     // and the loop reads the tail again (this one may lie before that).
     const tail = ring.tail();
+    ring.touchAhead(tail);
     const messages = readMessages();
     if (messages === "end") break;
     if (messages === "some") continue;
