@@ -9,6 +9,7 @@
 import { Worker } from "node:worker_threads";
 import type { Bindings } from "../../flow/ir/index.js";
 import { bindingsOf, type BindingsMessage } from "./bindings-message.js";
+import { learnBindings } from "./learn-bindings.js";
 import { storedBindings, type BindingsJob } from "./stored-bindings.js";
 
 type Reply = { ok: true; bindings: BindingsMessage } | { ok: false; error: string };
@@ -21,6 +22,7 @@ export interface BindingsOnThread {
 
 export function bindingsOnThread(job: BindingsJob): BindingsOnThread {
   let worker: Worker | undefined;
+  let stopped = false;
   const fromThread = new Promise<Bindings>((resolve, reject) => {
     worker = new Worker(new URL("./bindings-worker.js", import.meta.url));
     worker.once("message", (m: Reply) => (m.ok ? resolve(bindingsOf(m.bindings)) : reject(new Error(m.error))));
@@ -28,8 +30,13 @@ export function bindingsOnThread(job: BindingsJob): BindingsOnThread {
     worker.once("exit", (code) => reject(new Error(`the bindings' thread exited (${code})`)));
     worker.postMessage(job);
   });
+  // Stopped (the learning failed): nobody waits for the bindings, so none are learned here.
   const bindings = fromThread
-    .catch(() => storedBindings(job))
+    .catch(() => (stopped ? learnBindings([], job.kinds, job.constants) : storedBindings(job)))
     .finally(() => void worker?.terminate());
-  return { bindings, stop: () => void worker?.terminate() };
+  const stop = (): void => {
+    stopped = true;
+    void worker?.terminate();
+  };
+  return { bindings, stop };
 }
