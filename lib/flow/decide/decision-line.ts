@@ -69,7 +69,46 @@ export function decisionJson(next: Next, fields: DecisionFields): JsonObject {
   return line;
 }
 
-/** The decision line's text (no newline): compact JSON, keys sorted at every depth. */
+/**
+ * The decision line's text (no newline): compact JSON, keys sorted at every depth. Written
+ * field by field in the sorted order of its keys (a line per decision, on the path the
+ * agent waits on), each value as `jsonText` writes it; the same text as
+ * `jsonText(decisionJson(next, fields))`, which the decide specs check.
+ */
 export function decisionLine(next: Next, fields: DecisionFields): string {
-  return jsonText(decisionJson(next, fields));
+  const { proposal } = next;
+  let out = `{"action":${JSON.stringify(proposal.action)},"address":${JSON.stringify(fields.address)},"after":${JSON.stringify(fields.after)}`;
+  if (proposal.action === "lookup") out += `,"arguments":${jsonText(proposal.arguments)}`;
+  out += `,"binding":${numberText(next.binding)},"key":${next.key === null ? "null" : JSON.stringify(next.key)},"ms":${JSON.stringify(Math.floor(fields.ms))}`;
+  out += `,"oracle":${mapText(next.oracle)}`;
+  if (next.policy !== undefined) out += `,"policy":${jsonText(policyJson(next.policy))}`;
+  out += `,"predicates":${mapText(next.predicates)},"prob":${numberText(next.prob)},"probs":${mapText(next.probs)}`;
+  if (proposal.action !== "lookup") out += `,"reason":${JSON.stringify(proposal.reason)}`;
+  if (fields.shadow === true) out += `,"shadow":true`;
+  out += `,"site":${next.site === null ? "null" : JSON.stringify(next.site)}`;
+  if (proposal.action === "lookup") out += `,"tool":${JSON.stringify(proposal.tool)}`;
+  if (fields.withheld !== undefined) out += `,"withheld":${JSON.stringify(fields.withheld)}`;
+  return out + "}";
+}
+
+function numberText(n: number | null): string {
+  return n === null ? "null" : JSON.stringify(n);
+}
+
+/** A map of numbers as a JSON object, keys sorted (already in order, the options' order, it is written as it is). */
+function mapText(m: ReadonlyMap<string, number>): string {
+  if (m.size === 0) return "{}";
+  let out = "{";
+  let prev: string | undefined;
+  for (const [k, v] of m) {
+    if (k === "__proto__" || hasHighChar(k) || (prev !== undefined && !(prev < k))) return jsonText(record(m));
+    out += `${prev === undefined ? "" : ","}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    prev = k;
+  }
+  return out + "}";
+}
+
+function hasHighChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;
+  return false;
 }
