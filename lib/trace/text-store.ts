@@ -48,10 +48,15 @@ export class TextStore {
     this.bound();
   }
 
-  /** With a limit: every so often, the pieces written out and the oldest chunks dropped. */
+  /** With a limit: every so often, the pieces written out (and so the oldest chunks dropped). */
   private bound(): void {
     if (this.limit === Number.POSITIVE_INFINITY || this.pieces.length < SETTLE_PIECES) return;
     this.settle();
+  }
+
+  /** With a limit, the oldest whole chunks dropped while the rest still holds `limit` characters. */
+  private trim(): void {
+    if (this.limit === Number.POSITIVE_INFINITY) return;
     let total = this.chunks.reduce((n, c) => n + c.length, 0);
     while (this.chunks.length > 1 && total - this.chunks[0]!.length >= this.limit) total -= this.chunks.shift()!.length;
   }
@@ -86,7 +91,11 @@ export class TextStore {
     return this.chunks.join("");
   }
 
-  /** Turn the pending pieces into searchable chunks. */
+  /**
+   * Turn the pending pieces into searchable chunks, and trim a store with a limit: a
+   * search settles too, so a store searched more often than every SETTLE_PIECES appends
+   * must trim here or it would never be bounded.
+   */
   private settle(): void {
     if (this.pieces.length === 0) return;
     let parts: string[] = [];
@@ -104,6 +113,7 @@ export class TextStore {
     }
     if (parts.length > 0) this.add(parts.join(""));
     this.pieces = [];
+    this.trim();
   }
 
   private add(chunk: string): void {

@@ -34,6 +34,9 @@ interface Pending {
   holdsTurn: boolean;
 }
 
+/** How many distinct passed values a builder with limited text keeps as its exact shortcut. */
+export const PASSED_VALUES_KEPT = 1 << 14;
+
 export interface EpisodeBuilderOptions {
   /** Record {@link EpisodeBuilder.sentAfter} (off by default: it holds an entry per call). */
   sentAfter?: boolean;
@@ -68,6 +71,8 @@ export class EpisodeBuilder {
    * same ids again and again).
    */
   private readonly passed = new Set<string>();
+  /** How many values `passed` may hold: all of them, unless the text is limited too. */
+  private readonly passedCap: number;
   private readonly surelyKnown = (v: string): boolean => this.passed.has(v);
   private clientName: string | undefined;
   private metaClientName: string | undefined;
@@ -76,6 +81,7 @@ export class EpisodeBuilder {
     this.recordSentAfter = options.sentAfter === true;
     this.returned = new TextStore(options.textChars);
     this.known = new TextStore(options.textChars);
+    this.passedCap = options.textChars === undefined ? Number.POSITIVE_INFINITY : PASSED_VALUES_KEPT;
   }
 
   /** Add every message of one log entry (each of a batch; none of a raw line). */
@@ -190,6 +196,8 @@ export class EpisodeBuilder {
     if (this.open === 0 && !continues) this.startTurn();
     this.known.appendJson(args);
     addScalars(args, this.passed);
+    // With limited text, the shortcut is limited too: forgetting it only sends a search to the text window.
+    if (this.passed.size > this.passedCap) this.passed.clear();
     const shown = callId(id);
     if (this.recordSentAfter) this.sentAfter.set(shown, this.answered);
     this.turn!.calls.push({ id: shown, name: tool, arguments: args });

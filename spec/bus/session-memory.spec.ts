@@ -21,6 +21,7 @@ import { guardsFor } from "../../lib/guards/domains.js";
 import { logHeader } from "../../lib/record/log-header.js";
 import type { Episode } from "../../lib/trace/episode-types.js";
 import { SETTLE_PIECES, TextStore } from "../../lib/trace/text-store.js";
+import { EpisodeBuilder, PASSED_VALUES_KEPT } from "../../lib/trace/turns.js";
 import { sortedJson } from "../../lib/util/sorted-json.js";
 
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo"], domain: "retail" });
@@ -170,6 +171,35 @@ describe("a session's memory", function () {
       const all = new TextStore();
       for (let i = 0; i < n; i++) all.append(`piece ${i};`);
       assert.ok(all.includes("piece 10;"), "without a limit, all of it stays");
+    });
+
+    it("stays bounded when it is searched more often than it writes its pieces out", function () {
+      const limit = 4096;
+      const store = new TextStore(limit);
+      const n = 4 * SETTLE_PIECES;
+      for (let i = 0; i < n; i++) {
+        store.append(`piece ${i};`);
+        if (i % 10 === 0) assert.ok(store.includes(`piece ${i};`));
+      }
+      assert.ok(store.length <= limit * 1.25, `${store.length} characters kept`);
+      assert.ok(store.includes(`piece ${n - 1};`));
+    });
+
+    it("keeps a bounded set of the values calls passed, and reads the same session the same", function () {
+      // Every call passes a new order id: an exact set of them would grow with the session.
+      const builder = new EpisodeBuilder({ textChars: KEPT_TEXT_CHARS });
+      const whole = new EpisodeBuilder();
+      const calls = PASSED_VALUES_KEPT + 500;
+      for (let i = 0; i < calls; i++) {
+        for (const b of [builder, whole]) {
+          b.entry({ t_ms: 10 * i, from: "client", message: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "get_order_details", arguments: { order_id: `#W${i}` } } } });
+          b.entry({ t_ms: 10 * i + 1, from: "server", message: { jsonrpc: "2.0", id: i, result: { content: [{ type: "text", text: `order #W${i}` }] } } });
+        }
+      }
+      const passed = (b: EpisodeBuilder) => (b as unknown as { passed: Set<string> }).passed.size;
+      assert.ok(passed(builder) <= PASSED_VALUES_KEPT, `${passed(builder)} values kept`);
+      assert.equal(passed(whole), calls, "without a limit, every value stays");
+      assert.deepEqual(builder.events, whole.events, "the same turns, calls and results");
     });
 
     it("is what a live session that keeps no history keeps", function () {
