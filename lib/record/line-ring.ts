@@ -143,6 +143,11 @@ export class RingReader {
     return Atomics.load(this.ctrl, TAIL);
   }
 
+  /** Bytes from `from` to `to` going round the ring (a wrap's unused end counted in). */
+  distance(from: number, to: number): number {
+    return (to - from + this.size) % this.size;
+  }
+
   /**
    * The offset of the record at `pos` (past a wrap), or -1 when `pos` is `until`. Starting
    * from `start` and stepping with `after`, it walks the records without taking them.

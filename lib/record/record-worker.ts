@@ -25,6 +25,8 @@ import { Spill } from "./spill.js";
 const BATCH_MS = 10;
 /** Naps with nothing to write before the thread sleeps until the next line (about a second). */
 const IDLE_NAPS = 100;
+/** What must have come in while a batch was written for the next to be taken without a nap. */
+const BUSY_BYTES = 64 * 1024;
 /** Room given back to the proxy at least this often while a long backlog is written. */
 const RELEASE_BYTES = 256 * 1024;
 
@@ -207,8 +209,12 @@ function run(): void {
     const messages = readMessages();
     if (messages === "end") break;
     if (messages === "some") continue;
-    if (writeRing(tail)) idle = 0;
-    else if (++idle >= IDLE_NAPS) {
+    if (writeRing(tail)) {
+      idle = 0;
+      // Much came while these were written: take it now rather than nap and have the proxy
+      // pay for waking this thread.
+      if (ring.distance(tail, ring.tail()) >= BUSY_BYTES) continue;
+    } else if (++idle >= IDLE_NAPS) {
       ring.sleep(tail);
       idle = 0;
       continue;
