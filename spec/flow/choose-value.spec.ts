@@ -17,6 +17,7 @@ import { logHeader } from "../../lib/record/log-header.js";
 import type { Json } from "../../lib/trace/json.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";
 import { bindings } from "./bind-helpers.js";
+import { seededRandom } from "../../lib/flow/program/seeded-random.js";
 
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["x"] });
 const TOOL = "get_order_details";
@@ -69,15 +70,6 @@ function summary(chosen: { value: string; mentioned: boolean; list: readonly str
   return { value: chosen.value, mentioned: chosen.mentioned, list: [...chosen.list], ...(chosen.mentioned ? {} : { anyMentioned }) };
 }
 
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("choosing an argument's value", function () {
   it("chooses as the plain reading does, on random sessions, live and whole", function () {
@@ -85,7 +77,7 @@ describe("choosing an argument's value", function () {
     let mentionedChoices = 0;
     let bySibling = 0;
     for (let seed = 1; seed <= 40; seed++) {
-      const next = mulberry(seed);
+      const next = seededRandom(seed);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
       const builder = new EpisodeBuilder();
       const live = new LiveDecisions(() => builder.finish(HEADER));

@@ -21,19 +21,11 @@ import type { Json } from "../../lib/trace/json.js";
 import type { Peer } from "../../lib/trace/log-types.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";
 import { requireFixture } from "./flow-fixture.js";
+import { seededRandom } from "../../lib/flow/program/seeded-random.js";
 
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"] });
 const PER_CALL = 8;
 
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function binder(flow: Flow, at: DecisionEpisode): BindFn {
   const bind = explainingBinderIn(flow, at.view);
@@ -56,7 +48,7 @@ interface Served {
 
 /** One served session of `customers`: every decision live and whole, compared as log lines. */
 function serve(flow: Flow, decider: DeciderName, threshold: number, seed: number, customers: number, out: Served): void {
-  const next = mulberry(seed);
+  const next = seededRandom(seed);
   const world = retailWorld(emptyListing());
   const builder = new EpisodeBuilder();
   const live = new LiveDecisions(() => builder.finish(HEADER));
