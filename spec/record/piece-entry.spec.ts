@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { formatEntry } from "../../lib/record/log-entry.js";
 import { formatPieceEntry } from "../../lib/record/piece-entry.js";
+import { jsonLines, mutatedLines } from "./line-arbitraries.js";
 
 /** `line` cut at `cuts` (offsets, any order, duplicates and ends allowed). */
 function cut(line: Buffer, cuts: readonly number[]): Buffer[] {
@@ -86,16 +87,8 @@ describe("log entries of lines taken in pieces", () => {
   });
 
   it("agrees with the whole line on JSON, near-JSON and arbitrary bytes cut anywhere (property)", () => {
-    const space = fc.constantFrom("", " ", "\t", "\r\n", "  \n");
-    const jsonText = fc.tuple(space, fc.jsonValue({ maxDepth: 4 }), space, fc.constantFrom("", "\n", "\r\n", "\r")).map(([a, v, b, end]) => Buffer.from(`${a}${JSON.stringify(v)}${b}${end}`));
-    // JSON with one byte changed, dropped or doubled: mostly invalid, sometimes still valid.
-    const mutated = fc.tuple(jsonText, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "drop", "double")).map(([b, at, byte, how]) => {
-      if (b.length === 0) return b;
-      const i = at % b.length;
-      if (how === "set") return Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i + 1)]);
-      if (how === "drop") return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
-      return Buffer.concat([b.subarray(0, i + 1), b.subarray(i)]);
-    });
+    const jsonText = jsonLines(["", " ", "\t", "\r\n", "  \n"], 4);
+    const mutated = mutatedLines(jsonText);
     const escapes = fc
       .array(fc.constantFrom('\\ud83d', '\\ude00', '\\ud83d\\ude00', "a", "é", "😀", '\\"', "\\n", "1e400"), { maxLength: 8 })
       .map((xs) => Buffer.from(`{"k":"${xs.join("")}","n":${xs.includes("1e400") ? "1e400" : "1"}}\n`));

@@ -15,6 +15,7 @@ import { LogWriter } from "../../lib/record/log-writer.js";
 import { plainMessage } from "../../lib/record/plain-message.js";
 import { Recorder } from "../../lib/record/recorder.js";
 import { cleanTemp, tempDir } from "../helpers/processes.js";
+import { jsonLines, mutatedLines } from "./line-arbitraries.js";
 
 /** What the quick check says, held against the full rules. */
 function agrees(line: Buffer): "quick" | "full" {
@@ -27,17 +28,8 @@ function agrees(line: Buffer): "quick" | "full" {
   return "quick";
 }
 
-const space = fc.constantFrom("", " ", "  ", "\t", "\r\n");
-const jsonText = fc
-  .tuple(space, fc.jsonValue({ maxDepth: 5 }), space, fc.constantFrom("", "\n", "\r\n", "\r"))
-  .map(([a, v, b, end]) => Buffer.from(`${a}${JSON.stringify(v)}${b}${end}`));
-const mutated = fc.tuple(jsonText, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("set", "drop", "double")).map(([b, at, byte, how]) => {
-  if (b.length === 0) return b;
-  const i = at % b.length;
-  if (how === "set") return Buffer.concat([b.subarray(0, i), Buffer.from([byte]), b.subarray(i + 1)]);
-  if (how === "drop") return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
-  return Buffer.concat([b.subarray(0, i + 1), b.subarray(i)]);
-});
+const jsonText = jsonLines(["", " ", "  ", "\t", "\r\n"], 5);
+const mutated = mutatedLines(jsonText);
 const tricky = fc
   .array(fc.constantFrom("\\ud83d", "\\ude00", "\\ud83d\\ude00", "\\u0041", "\\uD800", "a", "é", "😀", '\\"', "\\\\", "\\n", "\\x"), { maxLength: 8 })
   .chain((xs) =>
