@@ -38,14 +38,7 @@ const NOT_JSON = Symbol("not JSON");
 export function jsonOf(frame: Frame): unknown {
   const known = frame[PARSED];
   if (known !== undefined) return known === NOT_JSON ? undefined : known;
-  let value: unknown = NOT_JSON;
-  if (isUtf8(frame.bytes)) {
-    try {
-      value = JSON.parse(frame.bytes.toString("utf8"));
-    } catch {
-      value = NOT_JSON;
-    }
-  }
+  const value = parsed(frame);
   frame[PARSED] = value;
   return value === NOT_JSON ? undefined : value;
 }
@@ -57,12 +50,17 @@ export function jsonOf(frame: Frame): unknown {
  */
 export function jsonOfLate(frame: Frame): unknown {
   const known = frame[PARSED];
-  if (known !== undefined) return known === NOT_JSON ? undefined : known;
-  if (!isUtf8(frame.bytes)) return undefined;
+  const value = known === undefined ? parsed(frame) : known;
+  return value === NOT_JSON ? undefined : value;
+}
+
+/** The line's value, or NOT_JSON for a line that is not (valid UTF-8) JSON. */
+function parsed(frame: Frame): unknown {
+  if (!isUtf8(frame.bytes)) return NOT_JSON;
   try {
     return JSON.parse(frame.bytes.toString("utf8")) as unknown;
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
 }
 
