@@ -110,10 +110,8 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       for (const [prev] of flow.sites.next.keys()) if (actsAt(prev, false) || actsAt(prev, true)) tools.add(prev);
       return [...tools].map((t) => Buffer.from(t, "utf8"));
     })();
-    const TOOLS_LIST = Buffer.from("tools/list", "utf8");
-    /** Whether a line may be a listing or a call the flow could act after (JSON writes a name as it is unless it escapes something). */
-    const mayMatter = (bytes: Buffer): boolean =>
-      actingTools === undefined || bytes.includes(0x5c) || bytes.includes(TOOLS_LIST) || actingTools.some((t) => bytes.includes(t));
+    /** Whether a line may be a listing or a call the flow could act after (`mayHold` counts a line with an escape as either). */
+    const mayMatter = (f: Frame): boolean => actingTools === undefined || mayHold(f, "tools/list") || actingTools.some((t) => f.bytes.includes(t));
     const ownName = (tool: string): string => served.ownName(tool);
     const calls = new Map<string, AgentCall>();
     const listings = new Set<string>();
@@ -136,7 +134,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         tap((f: Frame) => {
           // Only listings and calls matter here: a line that cannot name either is not parsed.
           if (!mayHold(f, "tools/")) return;
-          if (!mayMatter(f.bytes)) return;
+          if (!mayMatter(f)) return;
           const req = requestOf(f);
           if (req === undefined) return;
           if (req.method === "tools/list") listings.add(idKey(req.id));
