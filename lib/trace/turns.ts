@@ -46,6 +46,13 @@ export interface EpisodeBuilderOptions {
    * that keeps no history sets it, so its memory stays bounded (docs/session-memory.md).
    */
   textChars?: number;
+  /**
+   * Whether calls are grouped into LLM turns by the time and value-passing rules (the
+   * default). Without, a call joins the turn of the calls still in flight, else starts one,
+   * and no text is kept to search: for a live session that keeps no history, whose turns no
+   * one sees (its followers are handed calls one by one; docs/session-memory.md).
+   */
+  turns?: boolean;
 }
 
 export class EpisodeBuilder {
@@ -53,6 +60,7 @@ export class EpisodeBuilder {
   /** For each call id, how many of its turn's calls had been answered when it was sent. */
   readonly sentAfter = new Map<string, number>();
   private readonly recordSentAfter: boolean;
+  private readonly inferTurns: boolean;
   private readonly pending = new IdMap<Pending>();
   /** The current turn's event, and how many of its calls still hold it open. */
   private turn: AssistantEvent | undefined;
@@ -79,6 +87,7 @@ export class EpisodeBuilder {
 
   constructor(options: EpisodeBuilderOptions = {}) {
     this.recordSentAfter = options.sentAfter === true;
+    this.inferTurns = options.turns !== false;
     this.returned = new TextStore(options.textChars);
     this.known = new TextStore(options.textChars);
     this.passedCap = options.textChars === undefined ? Number.POSITIVE_INFINITY : PASSED_VALUES_KEPT;
@@ -144,7 +153,7 @@ export class EpisodeBuilder {
   private context(m: Json): void {
     const content = field(m, "content");
     const text = typeof content === "string" ? content : "";
-    this.known.append(text);
+    if (this.inferTurns) this.known.append(text);
     const role = field(m, "role");
     if (role === "user") this.say({ kind: "user", text });
     else if (role === "assistant" && text !== "") this.say({ kind: "assistant", text, calls: [], usage: null });
@@ -187,6 +196,7 @@ export class EpisodeBuilder {
     const args = given === undefined ? {} : given;
     // Only a call that would otherwise start a turn asks whether it continues the last one.
     const continues =
+      this.inferTurns &&
       this.open === 0 &&
       from === "client" &&
       this.answeredMs !== undefined &&
@@ -194,10 +204,12 @@ export class EpisodeBuilder {
       !this.saidSinceTurn &&
       !usesNewValues(args, this.returned, this.known, this.surelyKnown);
     if (this.open === 0 && !continues) this.startTurn();
-    this.known.appendJson(args);
-    addScalars(args, this.passed);
-    // With limited text, the shortcut is limited too: forgetting it only sends a search to the text window.
-    if (this.passed.size > this.passedCap) this.passed.clear();
+    if (this.inferTurns) {
+      this.known.appendJson(args);
+      addScalars(args, this.passed);
+      // With limited text, the shortcut is limited too: forgetting it only sends a search to the text window.
+      if (this.passed.size > this.passedCap) this.passed.clear();
+    }
     const shown = callId(id);
     if (this.recordSentAfter) this.sentAfter.set(shown, this.answered);
     this.turn!.calls.push({ id: shown, name: tool, arguments: args });
@@ -253,7 +265,7 @@ export class EpisodeBuilder {
       if (this.open === 0) this.answeredMs = tMs;
     }
     const { error, content } = outcome(m);
-    this.returned.append(content);
+    if (this.inferTurns) this.returned.append(content);
     this.events.push({ kind: "tool_result", call_id: call.callId, name: call.name, error, content });
   }
 }

@@ -10,9 +10,11 @@ import type { EpisodeFollower } from "./api.js";
 import { jsonOf, jsonOfLate } from "./json-rpc.js";
 
 /**
- * How much text turn inference keeps, each of what the current turn returned and what came
- * before it, in a session that keeps no history (the latest 64 Ki characters of each). No follower sees
- * turns (calls come one by one), so the window changes nothing a plugin reads.
+ * How much text turn inference may keep, each of what the current turn returned and what
+ * came before it (the latest 64 Ki characters of each), where a live Episode must infer
+ * turns in bounded memory (`EpisodeBuilderOptions.textChars`). A session that keeps no
+ * history infers no turns at all: no follower sees them (calls come one by one), so it
+ * keeps no text for them.
  */
 export const KEPT_TEXT_CHARS = 1 << 16;
 
@@ -47,7 +49,7 @@ export interface Retained {
  *
  * The Episode keeps every event unless the session says, before its first line, that no
  * plugin reads it whole (`keepWhole(false)`): then each event is handed to the followers
- * and dropped, and turn inference keeps a bounded window of text, so a session of a
+ * and dropped, and no turns are inferred (nothing would see them), so a session of a
  * million calls runs in flat memory (docs/session-memory.md). The log on disk keeps it all.
  */
 export class SessionLog {
@@ -80,7 +82,7 @@ export class SessionLog {
   keepWhole(whole: boolean): void {
     if (this.logged) throw new Error("SessionLog.keepWhole: the session has logged lines already");
     this.whole = whole;
-    this.builder = new EpisodeBuilder(whole ? {} : { textChars: KEPT_TEXT_CHARS });
+    this.builder = new EpisodeBuilder(whole ? {} : { turns: false });
   }
 
   /** Hands `follower` each event of the Episode from now on, in log order, as it is made. */
