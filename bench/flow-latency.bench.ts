@@ -113,6 +113,12 @@ async function main(): Promise<void> {
         `${isFloor ? "" : `   ${(all / TARGET_MS).toFixed(2)}× the target   ${all <= TARGET_MS ? "PASS" : "MISS"}`}`,
     );
   }
+  for (const { row, figures } of results) {
+    console.log(
+      `  ${row.label}: ${(figures.allocated / CALLS / 1024).toFixed(1)} KB allocated per call (the whole in-process loop); ` +
+        `${figures.collections} collections, ${figures.collectionsMeasured} of them (${figures.collectionMsMeasured.toFixed(1)} ms) begun inside a measured span`,
+    );
+  }
   for (const { row, figures, seconds } of results) {
     if (row.label.startsWith("passive")) continue;
     const a = figures.added;

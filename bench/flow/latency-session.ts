@@ -7,7 +7,8 @@
  * plugin's `server` operator until its frame comes out for the host, less the time the
  * plugin spent waiting for its own lookups.
  */
-import { performance } from "node:perf_hooks";
+import { performance, PerformanceObserver } from "node:perf_hooks";
+import { getHeapStatistics, GCProfiler } from "node:v8";
 import { monotonicClock } from "../../lib/bus/clock.js";
 import { frame, type Frame } from "../../lib/bus/frame.js";
 import { Subject, tap, type Observable } from "../../lib/bus/rx.js";
@@ -75,6 +76,35 @@ export interface SessionFigures {
   said: Map<string, number>;
   /** Lines the flow log was given. */
   flowLogLines: number;
+  /** Bytes the session allocated on the JavaScript heap (its whole loop: plugin, log, in-process world). */
+  allocated: number;
+  /** The session's garbage collections, and those that began inside a measured span (with their ms). */
+  collections: number;
+  collectionsMeasured: number;
+  collectionMsMeasured: number;
+}
+
+/**
+ * The bytes allocated between `start()` and `stop()`: what the heap held at each collection
+ * less what the one before left, plus the growth after the last.
+ */
+function allocationMeter(): { stop(): { bytes: number; collections: number } } {
+  const profiler = new GCProfiler();
+  const startUsed = getHeapStatistics().used_heap_size;
+  profiler.start();
+  return {
+    stop() {
+      const endUsed = getHeapStatistics().used_heap_size;
+      const { statistics } = profiler.stop();
+      let bytes = 0;
+      let left = startUsed;
+      for (const gc of statistics) {
+        bytes += gc.beforeGC.heapStatistics.usedHeapSize - left;
+        left = gc.afterGC.heapStatistics.usedHeapSize;
+      }
+      return { bytes: bytes + endUsed - left, collections: statistics.length };
+    },
+  };
 }
 
 /** The session's flow log: lines are made (as with `--record`) and counted, not written to disk. */
@@ -123,6 +153,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     // answer arrives on a later turn of the event loop, is logged as it is read, and settles
     // the request. The whole span, until the answer is handed back, counts as the wait.
     request(method: string, params: unknown): Promise<OwnAnswer> {
+      closeSpan();
       const asked = performance.now();
       lookups += 1;
       const id = `stretto-${++own}`;
@@ -134,6 +165,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
           log.add(f);
           const response = responseOf(f)!;
           lookupWaitMs += performance.now() - asked;
+          openSpan();
           resolve({ kind: "answer", response, frame: f });
         });
       });
@@ -150,6 +182,16 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
 
   let fedAt = 0;
   let waitAtFeed = 0;
+  // The measured spans (answer fed → frame out, less the lookups' waits), as [start, end] pairs, to tell which collections fell inside one.
+  const spans: number[] = [];
+  let spanFrom = -1;
+  const openSpan = () => {
+    spanFrom = performance.now();
+  };
+  const closeSpan = () => {
+    if (spanFrom >= 0) spans.push(spanFrom, performance.now());
+    spanFrom = -1;
+  };
   let outAt = 0;
   let delivered: ((f: Frame) => void) | undefined;
 
@@ -161,6 +203,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     log.add(f);
     waitAtFeed = lookupWaitMs;
     fedAt = performance.now();
+    openSpan();
     server$.next(f);
   };
   const toServer = (f: Frame) => {
@@ -169,6 +212,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   };
   const toHost = (f: Frame) => {
     outAt = performance.now();
+    closeSpan();
     const d = delivered;
     delivered = undefined;
     d?.(f);
@@ -192,6 +236,12 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     });
 
   await ask({ id: 1, method: "tools/list" });
+  const gcs: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push(e.startTime, e.duration);
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  const meter = allocationMeter();
   const added = new Float64Array(calls.length);
   const lookupsPerCall = new Uint16Array(calls.length);
   let appended = 0;
@@ -205,8 +255,36 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     if (answered !== id) throw new Error(`call ${id} was answered with id ${JSON.stringify(answered)}`);
     if (out.from === "proxy") appended += 1;
   }
+  const allocation = meter.stop();
+  // The observer is told of collections on a later turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  observer.disconnect();
+  let collectionsMeasured = 0;
+  let collectionMsMeasured = 0;
+  for (let g = 0; g < gcs.length; g += 2) {
+    const at = gcs[g]!;
+    for (let k = 0; k < spans.length; k += 2) {
+      if (at >= spans[k]! && at <= spans[k + 1]!) {
+        collectionsMeasured += 1;
+        collectionMsMeasured += gcs[g + 1]!;
+        break;
+      }
+    }
+  }
   client$.complete();
   server$.complete();
   log.end();
-  return { added, lookupsPerCall, lookups, lookupWaitMs, appended, said, flowLogLines: sink?.lines ?? 0 };
+  return {
+    added,
+    lookupsPerCall,
+    lookups,
+    lookupWaitMs,
+    appended,
+    said,
+    flowLogLines: sink?.lines ?? 0,
+    allocated: allocation.bytes,
+    collections: allocation.collections,
+    collectionsMeasured,
+    collectionMsMeasured,
+  };
 }
