@@ -24,15 +24,35 @@ const FREE = 0;
 const TAKEN = 1;
 const DONE = 2;
 
-/** The prequential log-likelihood at `alpha` over packed entries (`width` counts, then the weight). */
+/** A product of this many probabilities, each at least {@link PRODUCT_FLOOR}, cannot underflow (≥ 1e-240). */
+const PRODUCT_RUN = 8;
+const PRODUCT_FLOOR = 1e-30;
+
+/**
+ * The prequential log-likelihood at `alpha` over packed entries (`width` counts, then the
+ * weight). Most entries weigh 1, and their log-probabilities are summed as the log of
+ * their product, a run of a few at a time: one `Math.log` per run rather than per entry,
+ * which halves a grid point's cost. An entry with another weight, or a probability small
+ * enough that a run could underflow, adds its own weighted log.
+ */
 export function packedLogLik(v: Float64Array, width: number, alpha: number, vocabSize: number): number {
   let sum = 0;
+  let product = 1;
+  let run = 0;
   for (let at = 0; at < v.length; at += width + 1) {
     let p = 1 / vocabSize;
     for (let k = 0; k < width; k += 2) p = (v[at + k]! + alpha * p) / (v[at + k + 1]! + alpha);
-    sum += v[at + width]! * Math.log(p);
+    const weight = v[at + width]!;
+    if (weight === 1 && p >= PRODUCT_FLOOR) {
+      product *= p;
+      if (++run === PRODUCT_RUN) {
+        sum += Math.log(product);
+        product = 1;
+        run = 0;
+      }
+    } else sum += weight * Math.log(p);
   }
-  return sum;
+  return sum + Math.log(product);
 }
 
 /** The unnormalized log posterior of log α over packed entries. */

@@ -1,8 +1,8 @@
 /**
  * α's grid shared with a helper thread (lib/learn/alpha-grid.ts): with enough step counts
  * to start the helper, every point's log posterior, and so the median, must be the number
- * one thread computes alone, bit for bit. The list form of the same counts (scored by the
- * plain loop, never shared) is the reference.
+ * one thread computes alone, bit for bit. The list form of the same counts (scored on this
+ * thread, never shared) is the reference.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -35,7 +35,7 @@ describe("α's grid on two threads", () => {
   it("gives every point and the median exactly as one thread does", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
-        // 6,000 entries × 458 points is above the size that starts the helper.
+        // 6,000 entries × 158 points is above the size that starts the helper.
         const { packed, list } = counts(seed, 6000, 3);
         assert.equal(packed.length, 6000);
         const xs = Array.from({ length: 101 }, (_, i) => -5 + i * 0.1);
