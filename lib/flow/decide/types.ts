@@ -86,16 +86,23 @@ export function handBack(reason: string): Proposal {
   return { action: "hand_back", reason };
 }
 
+/**
+ * The empty map of a decision that has no probabilities of that kind. One for every
+ * decision (a decision's maps are replaced, never changed), so the many decisions that
+ * hand back, and every one without the arbiter, make none.
+ */
+const NONE: Map<string, number> = new Map();
+
 /** A decision that hands back before any probability was computed. */
 export function emptyNext(site: string | null, reason: string): Next {
   return {
     proposal: handBack(reason),
     site,
-    probs: new Map(),
+    probs: NONE,
     prob: null,
     binding: null,
-    oracle: new Map(),
-    predicates: new Map(),
+    oracle: NONE,
+    predicates: NONE,
     key: null,
   };
 }

@@ -74,9 +74,16 @@ class Execution {
     private readonly scopes: Map<string, Value>[],
   ) {}
 
-  /** Runs statements in a fresh scope; says whether a `break` left it. */
+  /**
+   * Runs statements in a fresh scope; says whether a `break` left it. Statements that bind
+   * nothing in it (no `let`, no `sample`, no loop variable) run in the scope around them,
+   * which finds and assigns every name alike.
+   */
   *block(stmts: readonly Stmt[], loopVar?: [string, Value]): Run<typeof BREAK | undefined> {
-    this.scopes.push(new Map(loopVar === undefined ? [] : [loopVar]));
+    if (loopVar === undefined && !bindsIn(stmts)) return yield* this.stmts(stmts);
+    const scope = new Map<string, Value>();
+    if (loopVar !== undefined) scope.set(loopVar[0], loopVar[1]);
+    this.scopes.push(scope);
     try {
       return yield* this.stmts(stmts);
     } finally {
@@ -84,10 +91,59 @@ class Execution {
     }
   }
 
-  /** Runs statements in the current scope; says whether a `break` left them. */
+  /**
+   * Runs statements in the current scope; says whether a `break` left them. All but `for`,
+   * `factor` and `observe` run here rather than in a generator of their own: a live run
+   * goes through them after every call.
+   */
   *stmts(stmts: readonly Stmt[]): Run<typeof BREAK | undefined> {
     for (const s of stmts) {
-      if ((yield* this.stmt(s)) === BREAK) return BREAK;
+      switch (s.stmt) {
+        case "break":
+          return BREAK;
+        case "let":
+        case "assign": {
+          let v: Value;
+          try {
+            v = this.eval(s.value);
+          } catch (err) {
+            v = f64(NaN);
+            yield reject(`\`${s.var}\`: ${errorText(err)}`);
+          }
+          if (s.stmt === "let") this.bind(s.var, v);
+          else this.assign(s.var, v);
+          continue;
+        }
+        case "if": {
+          let cond: boolean;
+          try {
+            cond = this.truth(this.eval(s.cond));
+          } catch (err) {
+            yield reject(`\`if\` condition: ${errorText(err)}`);
+            continue;
+          }
+          const branch = cond ? s.then : s.else;
+          if (branch !== undefined && branch.length > 0 && (yield* this.block(branch)) === BREAK) return BREAK;
+          continue;
+        }
+        case "sample": {
+          let address: string;
+          let dist: SiteDistribution;
+          try {
+            address = this.address(s.addr);
+            dist = this.dist(s.dist);
+          } catch (err) {
+            this.bind(s.var, placeholder(s.dist.name));
+            yield reject(`sample \`${s.var}\`: ${errorText(err)}`);
+            continue;
+          }
+          const value = yield { kind: "sample", address, dist };
+          this.bind(s.var, fromSite(value));
+          continue;
+        }
+        default:
+          if ((yield* this.stmt(s)) === BREAK) return BREAK;
+      }
     }
     return undefined;
   }
@@ -105,33 +161,8 @@ class Execution {
     }
   }
 
-  private *stmt(s: Stmt): Run<typeof BREAK | undefined> {
+  private *stmt(s: Extract<Stmt, { stmt: "for" | "factor" | "observe" }>): Run<typeof BREAK | undefined> {
     switch (s.stmt) {
-      case "let":
-      case "assign": {
-        let v: Value;
-        try {
-          v = this.eval(s.value);
-        } catch (err) {
-          v = f64(NaN);
-          yield reject(`\`${s.var}\`: ${errorText(err)}`);
-        }
-        if (s.stmt === "let") this.bind(s.var, v);
-        else this.assign(s.var, v);
-        return undefined;
-      }
-      case "break":
-        return BREAK;
-      case "if": {
-        let cond: boolean;
-        try {
-          cond = this.truth(this.eval(s.cond));
-        } catch (err) {
-          yield reject(`\`if\` condition: ${errorText(err)}`);
-          return undefined;
-        }
-        return yield* this.block(cond ? s.then : (s.else ?? []));
-      }
       case "for": {
         let start: number;
         let end: number;
@@ -159,21 +190,6 @@ class Execution {
           return undefined;
         }
         yield { kind: "factor", logw };
-        return undefined;
-      }
-      case "sample": {
-        let address: string;
-        let dist: SiteDistribution;
-        try {
-          address = this.address(s.addr);
-          dist = this.dist(s.dist);
-        } catch (err) {
-          this.bind(s.var, placeholder(s.dist.name));
-          yield reject(`sample \`${s.var}\`: ${errorText(err)}`);
-          return undefined;
-        }
-        const value = yield { kind: "sample", address, dist };
-        this.bind(s.var, fromSite(value));
         return undefined;
       }
       case "observe": {
@@ -332,6 +348,14 @@ class Execution {
 const SYMBOLS: Record<string, string> = {
   add: "+", sub: "-", mul: "*", div: "/", eq: "==", ne: "!=", lt: "<", le: "<=", gt: ">", ge: ">=",
 };
+
+/** Whether statements bind a name in their own scope (`let`, `sample`); kept per statement list, which a program never changes. */
+const binds = new WeakMap<readonly Stmt[], boolean>();
+function bindsIn(stmts: readonly Stmt[]): boolean {
+  let b = binds.get(stmts);
+  if (b === undefined) binds.set(stmts, (b = stmts.some((s) => s.stmt === "let" || s.stmt === "sample")));
+  return b;
+}
 
 /** The value a failed sample binds: its site type's zero. */
 function placeholder(dist: string): Value {

@@ -73,3 +73,16 @@ export function runLine(tool: string, failed: boolean, maxLookups: number, resul
     surprise: -result.trace.logLikelihood,
   };
 }
+
+/**
+ * The run line's text, `{"after":…,"run":{…}}`: what `jsonText` makes of it (keys sorted,
+ * compact), written in that order directly, since a run line is written after every call
+ * the flow follows. Its sites hold only strings, numbers and booleans, which `JSON.stringify`
+ * writes as `jsonText` does.
+ */
+export function runLineText(after: number | string, run: RunLine): string {
+  return (
+    `{"after":${JSON.stringify(after)},"run":{"call":${JSON.stringify(run.call)},"failed":${run.failed ? "true" : "false"},` +
+    `"max_lookups":${JSON.stringify(run.max_lookups)},"sites":${JSON.stringify(run.sites)},"surprise":${JSON.stringify(run.surprise)}}}`
+  );
+}

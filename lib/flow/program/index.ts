@@ -6,7 +6,7 @@ export { checkProgram, FLOW_DISTRIBUTIONS, RUN_DATA_NAMES } from "./compile-prog
 export { standardProgram, STANDARD_PROGRAM_JSON, STANDARD_PROGRAM_TEXT } from "./standard-program.js";
 export { RunModel, HAND_BACK, RESPOND, siteName, logProb, draw } from "./run-model.js";
 export type { SiteDistribution, DecideDistribution, OutcomeDistribution } from "./run-model.js";
-export { FlowProgram, runLine, type RunLine } from "./flow-program.js";
+export { FlowProgram, runLine, runLineText, type RunLine } from "./flow-program.js";
 export { liveHandler, simulateHandler, scoreGivenTraceHandler, baseTrace } from "./handlers.js";
 export type { LiveCallbacks, DecisionRequest, Handler, AsyncHandler, Drawn, SampleSite } from "./handlers.js";
 export { runSites, totalLogWeight, type Trace, type Choice, type RunSite } from "./trace.js";

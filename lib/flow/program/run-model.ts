@@ -33,10 +33,16 @@ export function siteName(tool: string, failed: boolean): string {
   return failed ? `${tool} (error)` : tool;
 }
 
+/** The most distributions of each kind a model keeps. */
+const DISTRIBUTIONS_KEPT = 4096;
+
 export class RunModel {
   /** Every tool by id: respond, the reads, then the manifest's other tools. */
   readonly tools: readonly string[];
   private readonly followed: FollowedIndex;
+  /** Each site's and each lookup's distribution, worked out once: the flow never changes, and a live run asks for them after every call. */
+  private readonly decided = [new Map<string, DecideDistribution>(), new Map<string, DecideDistribution>()] as const;
+  private readonly outcomes = new Map<string, OutcomeDistribution>();
 
   constructor(private readonly flow: Flow) {
     const options = [RESPOND, ...flow.sites.reads];
@@ -77,6 +83,17 @@ export class RunModel {
    * everything else that followed counts as handing back; lookups not offered get 0.
    */
   decide(tool: string, failed: boolean): DecideDistribution {
+    const byTool = this.decided[failed ? 1 : 0];
+    let dist = byTool.get(tool);
+    if (dist === undefined) {
+      // Any name the server gives a tool can come here: past a bound the memo starts afresh.
+      if (byTool.size >= DISTRIBUTIONS_KEPT) byTool.clear();
+      byTool.set(tool, (dist = this.decideAfresh(tool, failed)));
+    }
+    return dist;
+  }
+
+  private decideAfresh(tool: string, failed: boolean): DecideDistribution {
     const options = this.options();
     const offered = this.offered(tool, failed);
     const followed = this.counts(tool, failed);
@@ -95,8 +112,13 @@ export class RunModel {
 
   /** Whether a call to `tool` succeeds: the flat Beta mean `(1 + n_ok) / (2 + n_ok + n_err)`. */
   outcome(tool: string): OutcomeDistribution {
-    const n = (failed: boolean) => Math.round(this.counts(tool, failed)?.total ?? 0);
-    return { kind: "outcome", tool, pOk: (1 + n(false)) / (2 + n(false) + n(true)) };
+    let dist = this.outcomes.get(tool);
+    if (dist === undefined) {
+      if (this.outcomes.size >= DISTRIBUTIONS_KEPT) this.outcomes.clear();
+      const n = (failed: boolean) => Math.round(this.counts(tool, failed)?.total ?? 0);
+      this.outcomes.set(tool, (dist = { kind: "outcome", tool, pOk: (1 + n(false)) / (2 + n(false) + n(true)) }));
+    }
+    return dist;
   }
 }
 

@@ -42,7 +42,12 @@ function indexOf(address: string): number {
 
 /** The sites sorted by (index after `#`, address): `decide#2` before `outcome#2` before `decide#10`. */
 export function runSites(choices: readonly Choice[]): RunSite[] {
-  return [...choices]
-    .sort((a, b) => indexOf(a.address) - indexOf(b.address) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
-    .map((c) => [c.address, c.value, c.logp]);
+  // Each index read once; a live run samples its sites in this order already, so most runs are not sorted at all.
+  const keyed = choices.map((c) => ({ index: indexOf(c.address), c }));
+  const before = (a: (typeof keyed)[number], b: (typeof keyed)[number]) =>
+    a.index - b.index || (a.c.address < b.c.address ? -1 : a.c.address > b.c.address ? 1 : 0);
+  let sorted = true;
+  for (let i = 1; i < keyed.length && sorted; i++) sorted = before(keyed[i - 1]!, keyed[i]!) <= 0;
+  if (!sorted) keyed.sort(before);
+  return keyed.map(({ c }) => [c.address, c.value, c.logp]);
 }

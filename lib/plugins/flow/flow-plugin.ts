@@ -9,13 +9,13 @@ import { CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKey, jsonOf, ma
 import { type Observable, tap } from "../rx.js";
 import { passOrHold } from "./pass-or-hold.js";
 import type { Oracle } from "../../oracle/oracle.js";
-import { jsonText, type Json, type JsonObject } from "../../trace/json.js";
+import type { Json, JsonObject } from "../../trace/json.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
 import { decisionLine, emptyNext, ERR, flowServers, isNext, LiveDecisions, liveSite, nextExplored, OK, openSite, siteName, siteOptions, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
-import { FlowProgram, runLine, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
+import { FlowProgram, runLine, runLineText, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
 import { ServedServer } from "./served-server.js";
 import { SessionGate } from "./surprise.js";
 import { errorText } from "../../util/error-text.js";
@@ -292,7 +292,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       const callbacks: LiveCallbacks = { decide, outcome };
       try {
         const result = await live.live(last.tool, failed, perCall, callbacks);
-        log?.write(jsonText({ after: call.id, run: runLine(last.tool, failed, perCall, result) as unknown as Json }));
+        log?.write(runLineText(call.id, runLine(last.tool, failed, perCall, result)));
       } catch (err) {
         session.say(`the flow failed, handing back: ${errorText(err)}`);
       }
