@@ -21,6 +21,13 @@ export class EntryOut {
     this.used += this.stage.write(s, this.used, "latin1");
   }
 
+  /** Ends an entry: `}` and its line end. */
+  entryEnd(): void {
+    if (this.used + 2 > STAGE_BYTES) this.flush();
+    this.stage[this.used++] = 0x7d;
+    this.stage[this.used++] = 0x0a;
+  }
+
   bytes(b: Uint8Array): void {
     if (b.length > STAGE_BYTES / 4) {
       this.flush();

@@ -88,6 +88,20 @@ export class Records {
     return SENDERS[this.flags(at) & 3]!;
   }
 
+  /**
+   * The record's line minus its line end (`\n` or `\r\n`, as log-entry.ts's `stripLineEnd`),
+   * as a view: the one the writer reads a plain line through.
+   */
+  body(at: number): Buffer {
+    const start = at + RECORD_HEAD;
+    let end = start + this.length(at);
+    if (end > start && this.bytes[end - 1] === 0x0a) {
+      end--;
+      if (end > start && this.bytes[end - 1] === 0x0d) end--;
+    }
+    return Buffer.from(this.buffer, start, end - start);
+  }
+
   /** The record's line, as a view. */
   line(at: number): Buffer {
     return Buffer.from(this.buffer, at + RECORD_HEAD, this.length(at));

@@ -18,6 +18,10 @@ const BACKSLASH = 0x5c;
 const SPACE = 0x20;
 const IN_OBJECT = 1;
 const IN_ARRAY = 2;
+/** 0x80808080 as an int32: each byte's top bit. */
+const HIGH_BITS = 0x80808080 | 0;
+/** Strings up to this long are scanned here; a longer one's quote is found by `indexOf`. */
+const SHORT_STRING = 24;
 
 /** Open containers, innermost last (a line is checked at a time, on one thread). */
 const open = new Uint8Array(MAX_DEPTH);
@@ -35,7 +39,11 @@ export function plainMessage(body: Buffer): { start: number; end: number } | und
   return { start, end };
 }
 
-/** Whether any byte is below 0x20, four bytes at a time where the buffer is aligned. */
+/**
+ * Whether any byte is below 0x20, sixteen bytes a round where the buffer is aligned: each
+ * word's borrow bits are gathered and looked at once per line, since lines almost never
+ * have one (a borrow only ever sets a bit in a word that has such a byte).
+ */
 function hasControlByte(b: Buffer): boolean {
   let i = 0;
   const n = b.length;
@@ -43,16 +51,35 @@ function hasControlByte(b: Buffer): boolean {
   for (; i < lead; i++) if (b[i]! < SPACE) return true;
   const words = (n - i) >> 2;
   if (words > 16) {
-    const w = new Uint32Array(b.buffer, b.byteOffset + i, words);
-    for (let k = 0; k < words; k++) {
+    const w = wordsOf(b.buffer);
+    const first = (b.byteOffset + i) >> 2;
+    const last = first + words;
+    let borrows = 0;
+    let k = first;
+    for (; k + 4 <= last; k += 4) {
       const x = w[k]!;
-      // A byte below 0x20 borrows in `x - 0x20…` and leaves its top bit set in neither.
-      if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return true;
+      const y = w[k + 1]!;
+      const z = w[k + 2]!;
+      const v = w[k + 3]!;
+      borrows |= ((x - 0x20202020) & ~x) | ((y - 0x20202020) & ~y) | ((z - 0x20202020) & ~z) | ((v - 0x20202020) & ~v);
     }
+    for (; k < last; k++) {
+      const x = w[k]!;
+      borrows |= (x - 0x20202020) & ~x;
+    }
+    if ((borrows & HIGH_BITS) !== 0) return true;
     i += words << 2;
   }
   for (; i < n; i++) if (b[i]! < SPACE) return true;
   return false;
+}
+
+/** The last buffer's words: lines come one after another from the same ring. */
+let lastWords: { buffer: ArrayBufferLike; w: Int32Array } | undefined;
+
+function wordsOf(buffer: ArrayBufferLike): Int32Array {
+  if (lastWords?.buffer !== buffer) lastWords = { buffer, w: new Int32Array(buffer, 0, buffer.byteLength >> 2) };
+  return lastWords.w;
 }
 
 /** A recursive-descent reader without recursion: containers are counted in `open`. */
@@ -129,6 +156,23 @@ class Scan {
 
   /** A string from its opening quote; its bytes are already known UTF-8 with no control byte. */
   private string(): boolean {
+    const b = this.b;
+    // Most strings are keys and short values: a few bytes looked at here cost less than a
+    // call out to `indexOf`.
+    const stop = Math.min(b.length, this.at + 1 + SHORT_STRING);
+    for (let k = this.at + 1; k < stop; k++) {
+      const c = b[k];
+      if (c === QUOTE) {
+        this.at = k + 1;
+        return true;
+      }
+      if (c === BACKSLASH) return this.escapedString();
+    }
+    return this.escapedString();
+  }
+
+  /** A string from its opening quote, its quote and escapes found by `indexOf`. */
+  private escapedString(): boolean {
     const b = this.b;
     let i = this.at + 1;
     for (;;) {

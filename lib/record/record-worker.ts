@@ -14,7 +14,8 @@ import type { Sender } from "../bus/frame.js";
 import { EraDetector, peek } from "../protocol/protocol-era.js";
 import { errorText } from "../util/error-text.js";
 import { EntryOut } from "./entry-out.js";
-import { formatEntry, stripLineEnd } from "./log-entry.js";
+import { EntryHeads } from "./entry-head.js";
+import { formatEntry } from "./log-entry.js";
 import { plainMessage } from "./plain-message.js";
 import { CONTINUED, PIECE, RAW, Records, recordSize } from "./hand-over.js";
 import { RingReader } from "./line-ring.js";
@@ -39,6 +40,7 @@ const { fd, path, records, control, port } = workerData as {
 };
 const ring = new RingReader(records, control);
 const out = new EntryOut(fd);
+const heads = new EntryHeads();
 let stopped = false;
 /** The header still to write, before the first entries. */
 let header: object | undefined;
@@ -67,18 +69,20 @@ function writeHeader(clientLines: Buffer[]): void {
 }
 
 /** One whole line's entry: read straight from its bytes when it is plain JSON, else by the full rules. */
-function writeEntry(tMs: number, from: Sender, line: Buffer, forceRaw: boolean): void {
+function writeEntry(mem: Records, at: number, forceRaw: boolean): void {
+  const tMs = mem.tMs(at);
+  const from = mem.from(at);
   if (!forceRaw) {
-    const body = stripLineEnd(line);
+    const body = mem.body(at);
     const json = plainMessage(body);
     if (json) {
-      out.text(`{"t_ms":${tMs},"from":"${from}","message":`);
-      out.bytes(body.subarray(json.start, json.end));
-      out.text("}\n");
+      out.bytes(heads.of(tMs, from));
+      out.bytes(json.start === 0 && json.end === body.length ? body : body.subarray(json.start, json.end));
+      out.entryEnd();
       return;
     }
   }
-  out.bytes(formatEntry(tMs, from, line, forceRaw));
+  out.bytes(formatEntry(tMs, from, mem.line(at), forceRaw));
 }
 
 function spillOf(from: Sender): Spill {
@@ -100,7 +104,7 @@ function take(mem: Records, at: number): void {
     spill.take(mem.line(at));
     spill.writeEntry(out, mem.tMs(at), (flags & RAW) !== 0);
   } else {
-    writeEntry(mem.tMs(at), from, mem.line(at), (flags & RAW) !== 0);
+    writeEntry(mem, at, (flags & RAW) !== 0);
   }
 }
 

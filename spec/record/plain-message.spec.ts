@@ -60,6 +60,19 @@ describe("plain JSON lines read from their bytes", () => {
     assert.equal(agrees(Buffer.from([0x22, 0xc0, 0xaf, 0x22, 0x0a])), "full", "invalid UTF-8");
   });
 
+  it("reads strings of every length around where it stops scanning them itself, whatever sits where", () => {
+    let quick = 0;
+    for (let n = 0; n <= 40; n++) {
+      for (let p = 0; p <= n; p++) {
+        for (const piece of ['\\"', "\\\\", "\\u0041", "\\ud800", "\u0001", "\t", '"', "\\x", "é", ""]) {
+          const text = `${"a".repeat(p)}${piece}${"b".repeat(n - p)}`;
+          for (const l of [`{"k":"${text}"}\n`, `{"${text}":1,"z":[""]}\n`]) if (agrees(Buffer.from(l)) === "quick") quick++;
+        }
+      }
+    }
+    assert.ok(quick > 3000, `the quick path is taken (${quick})`);
+  });
+
   it("never says yes where the full rules say raw, nor to other bytes (property)", () => {
     let quick = 0;
     fc.assert(
@@ -88,5 +101,18 @@ describe("plain JSON lines read from their bytes", () => {
     const got = readFileSync(join(dir, "S.jsonl"), "utf8").split("\n").slice(1, -1).map((e) => `${e}\n`);
     assert.equal(got.length, expected.length);
     for (let i = 0; i < expected.length; i++) assert.equal(got[i], expected[i], `line ${i}`);
+  });
+
+  it("the writer thread logs lines from several senders within the same milliseconds as formatEntry does", async () => {
+    const senders = ["client", "server", "proxy", "context"] as const;
+    const lines = fc.sample(fc.oneof(jsonText, tricky), { numRuns: 600, seed: 16 }).map((b) => (b.at(-1) === 0x0a ? b : Buffer.concat([b, Buffer.from("\n")])));
+    const dir = tempDir();
+    const r = new Recorder(LogWriter.create(dir, "T", { stretto_mcp_log: 2 }, { onStopped: (m) => assert.fail(m) }));
+    const sent = lines.map((l, i) => ({ l, from: senders[(i * 7) % 3 === 0 ? (i >> 2) & 3 : i & 1]!, t: 1000 + Math.floor(i / 9) }));
+    for (const s of sent) r.record(frame(s.from, s.t, s.l, true));
+    await r.finish();
+    const got = readFileSync(join(dir, "T.jsonl"), "utf8").split("\n").slice(1, -1).map((e) => `${e}\n`);
+    assert.equal(got.length, sent.length);
+    for (let i = 0; i < sent.length; i++) assert.equal(got[i], formatEntry(sent[i]!.t, sent[i]!.from, sent[i]!.l).toString("utf8"), `line ${i}`);
   });
 });
