@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:buffer";
 import { scanWire, type WirePart } from "./wire-scan.js";
-import { quickScan } from "./quick-scan.js";
+import { quickScan, sameKeyCount } from "./quick-scan.js";
 
 /** A message of a line that passed the check: its value, its exact text, its id as written. */
 export interface WireMessage {
@@ -65,7 +65,7 @@ function quickCheck(text: string, parsed: unknown): LineCheck | undefined {
     }
   }
   const scan = quickScan(text);
-  if (scan === undefined) return undefined;
+  if (scan === undefined || !sameKeyCount(value, scan.keys)) return undefined;
   const values = scan.batch ? (value as unknown[]) : [value];
   if (values.length !== scan.parts.length) return undefined;
   const messages: WireMessage[] = [];

@@ -1,10 +1,11 @@
 /**
  * The strict check's fast path: one pass over the text of a line that `JSON.parse` has
- * already read, finding what `JSON.parse` cannot see (a key twice, the depth, where each
- * message sits and how its `id` is written). It only has to say "clean" or "ask the full
- * scan": text that parsed is JSON by the grammar the full scan also applies (same
- * whitespace, escapes and numbers), so a clean answer here is the answer the full scan
- * would give, and anything else goes to it.
+ * already read, finding what `JSON.parse` cannot see (the depth, where each message sits
+ * and how its `id` is written, and how many keys the text writes: a key written twice in
+ * one object leaves the parsed value one key short, which {@link sameKeyCount} tells). It
+ * only has to say "clean" or "ask the full scan": text that parsed is JSON by the grammar
+ * the full scan also applies (same whitespace, escapes and numbers), so a clean answer here
+ * is the answer the full scan would give, and anything else goes to it.
  */
 
 /** One message's place in the text and its first `id` as written. */
@@ -19,6 +20,8 @@ export interface QuickScan {
   readonly parts: readonly QuickPart[];
   /** Whether a value may be one a strict reader reads differently (a surrogate escape, a number past a double): walk it. */
   readonly mayBeUnreadable: boolean;
+  /** How many keys the text writes, in all its objects (see {@link sameKeyCount}). */
+  readonly keys: number;
 }
 
 /** Deeper than this, the full scan decides (its limit, with room for the batch). */
@@ -39,9 +42,13 @@ interface OpenPart {
   idText: string | undefined;
 }
 
+/** Per open container (by depth): 1 for an object, 0 for an array. One for every scan: a scan never nests in another. */
+const open = new Uint8Array(MAX_DEPTH + 2);
+
 /**
- * Scans `text`, which `JSON.parse` accepted. Undefined when the full scan must decide: a key
- * twice, a message that is not an object, an empty batch, deep nesting.
+ * Scans `text`, which `JSON.parse` accepted. Undefined when the full scan must decide: a
+ * message that is not an object, an empty batch, deep nesting, an `id` key written with an
+ * escape. (A key twice is told by the count, against the parsed value.)
  */
 export function quickScan(text: string): QuickScan | undefined {
   const n = text.length;
@@ -51,8 +58,9 @@ export function quickScan(text: string): QuickScan | undefined {
   const messageDepth = batch ? 2 : 1;
   const partDepth = messageDepth - 1;
   const parts: OpenPart[] = [];
-  // Per open container: its keys so far (objects), or null (arrays).
-  const keys: Array<string[] | null> = [];
+  // How many containers are open (their kinds in `open`), and the keys written so far.
+  let depth = 0;
+  let keys = 0;
   let expectKey = false;
   let idNext = false;
   let idStart = -1;
@@ -62,24 +70,24 @@ export function quickScan(text: string): QuickScan | undefined {
   let backslash = text.indexOf("\\");
 
   const valueStart = (at: number): void => {
-    if (keys.length === partDepth) parts.push({ offset: at, length: 0, idText: undefined });
+    if (depth === partDepth) parts.push({ offset: at, length: 0, idText: undefined });
     if (idNext) {
       idStart = at;
-      idDepth = keys.length;
+      idDepth = depth;
       idNext = false;
     }
   };
   const valueEnd = (at: number): void => {
-    if (idStart !== -1 && idDepth === keys.length) {
+    if (idStart !== -1 && idDepth === depth) {
       const part = parts[parts.length - 1]!;
       part.idText ??= text.slice(idStart, at);
       idStart = -1;
     }
-    if (keys.length === partDepth) parts[parts.length - 1]!.length = at - parts[parts.length - 1]!.offset;
+    if (depth === partDepth) parts[parts.length - 1]!.length = at - parts[parts.length - 1]!.offset;
   };
 
   if (batch) {
-    keys.push(null);
+    open[depth++] = 0;
     i++;
   }
   for (; i < n; i++) {
@@ -103,45 +111,66 @@ export function quickScan(text: string): QuickScan | undefined {
           }
         }
       }
-      const top = keys[keys.length - 1];
-      if (expectKey && top) {
-        const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
-        if (top.includes(key)) return undefined;
-        top.push(key);
+      if (expectKey && depth > 0 && open[depth - 1] === 1) {
+        keys++;
         expectKey = false;
-        idNext = key === "id" && keys.length === messageDepth;
+        if (depth === messageDepth) {
+          // A message's key written with an escape might be `id`: the full scan reads it.
+          if (escaped) return undefined;
+          idNext = i - start === 3 && text.charCodeAt(start + 1) === 0x69 /* i */ && text.charCodeAt(start + 2) === 0x64; /* d */
+        }
       } else {
-        if (keys.length === partDepth) return undefined;
+        if (depth === partDepth) return undefined;
         valueStart(start);
         valueEnd(i + 1);
       }
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       valueStart(i);
-      if (keys.length === partDepth && c !== OPEN_BRACE) return undefined;
-      keys.push(c === OPEN_BRACE ? [] : null);
-      if (keys.length > MAX_DEPTH) return undefined;
+      if (depth === partDepth && c !== OPEN_BRACE) return undefined;
+      if (depth >= MAX_DEPTH) return undefined;
+      open[depth++] = c === OPEN_BRACE ? 1 : 0;
       expectKey = c === OPEN_BRACE;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (keys.length === 1 && batch) break;
-      keys.pop();
+      if (depth === 1 && batch) break;
+      depth--;
       valueEnd(i + 1);
       expectKey = false;
     } else if (c === COMMA) {
-      expectKey = keys[keys.length - 1] !== null;
+      expectKey = depth > 0 && open[depth - 1] === 1;
     } else if (c === COLON || isSpace(c)) {
       continue;
     } else {
       // A number, true, false or null: up to the next delimiter.
       const start = i;
       while (i + 1 < n && !isDelimiter(text.charCodeAt(i + 1))) i++;
-      if (keys.length === partDepth) return undefined;
+      if (depth === partDepth) return undefined;
       if (!mayBeUnreadable && (i - start > 300 || hasExponent(text, start, i + 1))) mayBeUnreadable = true;
       valueStart(start);
       valueEnd(i + 1);
     }
   }
   if (parts.length === 0) return undefined;
-  return { batch, parts, mayBeUnreadable };
+  return { batch, parts, mayBeUnreadable, keys };
+}
+
+/**
+ * Whether `value` (what `JSON.parse` made of the scanned text) holds as many keys as the
+ * text writes: an object whose text writes a key twice keeps it once, so any key written
+ * twice anywhere leaves the parsed value short. Walks the value without allocating.
+ */
+export function sameKeyCount(value: unknown, keys: number): boolean {
+  return countKeys(value, 0) === keys;
+}
+
+function countKeys(v: unknown, depth: number): number {
+  if (v === null || typeof v !== "object" || depth > MAX_DEPTH) return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += countKeys(v[i], depth + 1);
+    return n;
+  }
+  for (const k in v) n += 1 + countKeys((v as Record<string, unknown>)[k], depth + 1);
+  return n;
 }
 
 /** Whether the number at `start`…`end` has an exponent (only such a number, or a very long one, can pass a double). */
