@@ -65,10 +65,12 @@ export class SessionReading {
   private readonly seenHere = new Set<string>();
   /** Mentions already matched, kept by the views over this reading (see `SessionView.mentioned`). */
   mentions: MentionMemo | undefined;
-  /** The values kept by `unpassed`, by their key, by the tool whose outputs show them, and by the tool they would be passed to. */
-  private readonly unpassedAt = new Map<string, Unpassed>();
-  private readonly unpassedFrom = new Map<string, Unpassed[]>();
-  private readonly unpassedTo = new Map<string, Unpassed[]>();
+  /**
+   * The values kept by `unpassed`, by their key, by the tool whose outputs show them, and by
+   * the tool they would be passed to. Made on the first ask: only the bottom reading is
+   * asked, and a reading of one decision's turn is made after every call.
+   */
+  private unpassedIndex: { at: Map<string, Unpassed>; from: Map<string, Unpassed[]>; to: Map<string, Unpassed[]> } | undefined;
 
   constructor(
     readonly base: SessionReading | undefined = undefined,
@@ -92,14 +94,16 @@ export class SessionReading {
       if (e.error) return;
       const { value, scalars, walks } = this.parse(e.content);
       for (const v of scalars) this.seenHere.add(v);
-      const out: Output = { tool: e.name, callId: e.call_id, value, scalars, seq: this.outputCount(), ...(walks === undefined ? {} : { walks }) };
+      // Every output of one shape (`walks` undefined when not kept), for the code that reads them.
+      const out: Output = { tool: e.name, callId: e.call_id, value, scalars, seq: this.outputCount(), walks };
       // A call answered twice: the later output is the one it returned.
       this.outputOf.set(e.call_id, out);
       this.outputs.push(out);
       const same = this.outputsBy.get(e.name);
       if (same === undefined) this.outputsBy.set(e.name, [out]);
       else same.push(out);
-      for (const u of this.unpassedFrom.get(e.name) ?? []) this.note(u, out);
+      const waiting = this.unpassedIndex?.from.get(e.name);
+      if (waiting !== undefined) for (const u of waiting) this.note(u, out);
     } else {
       for (const c of e.calls) {
         for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
@@ -120,12 +124,13 @@ export class SessionReading {
    */
   unpassed(from: string, path: string, tool: string, arg: string): ReadonlySet<string> {
     const key = `${from}\u0000${path}\u0000${tool}\u0000${arg}`;
-    let u = this.unpassedAt.get(key);
+    const index = (this.unpassedIndex ??= { at: new Map<string, Unpassed>(), from: new Map<string, Unpassed[]>(), to: new Map<string, Unpassed[]>() });
+    let u = index.at.get(key);
     if (u === undefined) {
       u = { path, tool, arg, values: new Set() };
-      this.unpassedAt.set(key, u);
-      listIn(this.unpassedFrom, from).push(u);
-      listIn(this.unpassedTo, tool).push(u);
+      index.at.set(key, u);
+      listIn(index.from, from).push(u);
+      listIn(index.to, tool).push(u);
       for (const out of this.outputsBy.get(from) ?? []) this.note(u, out);
     }
     return u.values;
@@ -139,7 +144,8 @@ export class SessionReading {
   private madeBy(c: ToolCall): void {
     this.calledTools.add(c.name);
     if (!isObject(c.arguments)) return;
-    for (const u of this.unpassedTo.get(c.name) ?? []) if (Object.hasOwn(c.arguments, u.arg)) u.values.delete(valueText(c.arguments[u.arg]!));
+    const waiting = this.unpassedIndex?.to.get(c.name);
+    if (waiting !== undefined) for (const u of waiting) if (Object.hasOwn(c.arguments, u.arg)) u.values.delete(valueText(c.arguments[u.arg]!));
     let byArg = this.passed.get(c.name);
     if (byArg === undefined) this.passed.set(c.name, (byArg = new Map<string, Map<string, ToolCall[]>>()));
     for (const k of Object.keys(c.arguments)) {
@@ -171,9 +177,12 @@ export class SessionView {
       top.inFlight(inFlight);
     }
     const layers: SessionReading[] = [];
-    for (let r: SessionReading | undefined = top; r !== undefined; r = r.base) layers.unshift(r);
+    for (let r: SessionReading | undefined = top; r !== undefined; r = r.base) layers.push(r);
+    layers.reverse();
     this.layers = layers;
-    this.customer = layers.map((r) => r.customer).join("");
+    let customer = "";
+    for (const r of layers) customer += r.customer;
+    this.customer = customer;
   }
 
   /** Successful outputs, oldest first. */

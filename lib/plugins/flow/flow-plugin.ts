@@ -219,16 +219,8 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         };
         let next: Next | undefined = surprisedAt(decisions, at.last);
         try {
-          next ??= await nextExplored({
-            flow,
-            at,
-            taskId,
-            decider: settings.decider,
-            threshold,
-            bind,
-            ...(settings.oracle === undefined ? {} : { oracle: settings.oracle }),
-            ...(settings.explore === undefined ? {} : { explore: settings.explore }),
-          });
+          // Absent settings as undefined fields rather than spread in: a decision follows every call.
+          next ??= await nextExplored({ flow, at, taskId, decider: settings.decider, threshold, bind, oracle: settings.oracle, explore: settings.explore });
         } catch (err) {
           session.say(`the flow failed, handing back: ${errorText(err)}`);
           return 0;
@@ -237,26 +229,13 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         const proposal = next.proposal;
         let why: string | undefined;
         if (proposal.action === "lookup" && !shadow) {
-          why = withheld(proposal.tool, {
-            flow,
-            ownName,
-            ...(settings.flowTools === undefined ? {} : { flowTools: settings.flowTools }),
-            ...(listed === undefined ? {} : { listed }),
-          });
+          why = withheld(proposal.tool, { flow, ownName, flowTools: settings.flowTools, listed });
           if (why !== undefined && !warned.has(proposal.tool)) {
             warned.add(proposal.tool);
             session.say(`the flow leaves ${proposal.tool} to the agent: ${why}`);
           }
         }
-        log?.write(
-          decisionLine(next, {
-            after: call.id,
-            address: request.address,
-            ms: performance.now() - started,
-            ...(shadow ? { shadow: true } : {}),
-            ...(why === undefined ? {} : { withheld: why }),
-          }),
-        );
+        log?.write(decisionLine(next, { after: call.id, address: request.address, ms: performance.now() - started, shadow, withheld: why }));
         if (proposal.action !== "lookup" || shadow || why !== undefined) return 0;
         const index = request.options.indexOf(proposal.tool);
         if (index <= 0) {
