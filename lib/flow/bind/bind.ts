@@ -11,7 +11,7 @@ import { atPath, namedValues, valueText } from "./json-path.js";
 import { mentions } from "./mentions.js";
 import { SessionView, type UsedValues } from "./session.js";
 import { chooseValue } from "./choose-value.js";
-import { sourceRules } from "./sources.js";
+import { rulesOf } from "./sources.js";
 
 /** An argument passed in at least this share of a tool's training calls is required. */
 export const REQUIRED_SHARE = 0.9;
@@ -90,12 +90,19 @@ export function mentionChance(bindings: Bindings, tool: string, mention: Mention
   }
 }
 
-/** The constants learned for `tool`, as `[arg, value]`. */
-function constantsOf(bindings: Bindings, tool: string): [string, Json][] {
-  const out: [string, Json][] = [];
-  for (const [[t, arg], value] of bindings.constants) if (t === tool) out.push([arg, value as Json]);
+/** The constants learned for `tool`, as `[arg, value]`: worked out once per tool, like `requiredArgs` (shared: read, never changed). */
+function constantsOf(bindings: Bindings, tool: string): readonly (readonly [string, Json])[] {
+  let memo = constantsMemo.get(bindings);
+  if (memo === undefined) constantsMemo.set(bindings, (memo = new Map<string, [string, Json][]>()));
+  let out = memo.get(tool);
+  if (out === undefined) {
+    out = [];
+    for (const [[t, arg], value] of bindings.constants) if (t === tool) out.push([arg, value as Json]);
+    memo.set(tool, out);
+  }
   return out;
 }
+const constantsMemo = new WeakMap<Bindings, Map<string, [string, Json][]>>();
 
 /**
  * Arguments for a lookup of `tool` after the last step the view holds, and whether the
@@ -123,7 +130,7 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
     }
     const listed = bindings.lists.get([tool, arg]);
     if (listed !== undefined) {
-      const rules = sourceRules(listed);
+      const rules = rulesOf(listed);
       let list: string[] | undefined;
       for (let i = view.outputs.length - 1; i >= 0 && list === undefined; i--) {
         const out = view.outputs[i]!;
@@ -145,7 +152,7 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
     }
     const traced = bindings.sources.get([tool, arg]);
     if (traced === undefined) return fail(`\`${arg}\` never took a string in training`);
-    const rules = sourceRules(traced);
+    const rules = rulesOf(traced);
     const used = view.used(tool, arg);
     const { chosen, anyMentioned } = chooseValue(bindings, tool, arg, view, rules, used);
     if (chosen === undefined) {

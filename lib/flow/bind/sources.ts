@@ -22,6 +22,53 @@ export function sourceRules(traced: SourceCounts): Source[] {
 }
 
 /**
+ * `sourceRules`, worked out once per source table: the served flow's tables never change,
+ * and a binding reads them for every argument of every lookup it binds. The array is shared:
+ * read it, never change it.
+ */
+export function rulesOf(traced: SourceCounts): readonly Source[] {
+  let rules = rulesMemo.get(traced);
+  if (rules === undefined) rulesMemo.set(traced, (rules = sourceRules(traced)));
+  return rules;
+}
+const rulesMemo = new WeakMap<SourceCounts, Source[]>();
+
+/** The most sites whose order is kept per rule list; past it the memo starts afresh. */
+const SITES_KEPT = 4096;
+/** `atSite` by the flow's bindings, the rule list (one per tool and argument, from `rulesOf`), and tool, argument and site. */
+const rankedMemo = new WeakMap<Bindings, WeakMap<readonly Source[], Map<string, [Source, number][] | undefined>>>();
+/** A rule list's tools, each once in rule order, and each tool's paths. */
+const toolsMemo = new WeakMap<readonly Source[], { tools: string[]; paths: Map<string, string[]> }>();
+
+function rankedAt(bindings: Bindings, tool: string, arg: string, site: string | undefined, rules: readonly Source[]): readonly [Source, number][] | undefined {
+  if (site === undefined) return undefined;
+  let byRules = rankedMemo.get(bindings);
+  if (byRules === undefined) rankedMemo.set(bindings, (byRules = new WeakMap()));
+  let bySite = byRules.get(rules);
+  if (bySite === undefined) byRules.set(rules, (bySite = new Map<string, [Source, number][] | undefined>()));
+  const key = `${tool}\u0000${arg}\u0000${site}`;
+  if (bySite.has(key)) return bySite.get(key);
+  if (bySite.size >= SITES_KEPT) bySite.clear();
+  const ranked = atSite(bindings, tool, arg, site, rules);
+  bySite.set(key, ranked);
+  return ranked;
+}
+
+function toolsOf(rules: readonly Source[]): { tools: string[]; paths: Map<string, string[]> } {
+  let t = toolsMemo.get(rules);
+  if (t === undefined) {
+    const paths = new Map<string, string[]>();
+    for (const [from, path] of rules) {
+      const list = paths.get(from);
+      if (list === undefined) paths.set(from, [path]);
+      else list.push(path);
+    }
+    toolsMemo.set(rules, (t = { tools: [...paths.keys()], paths }));
+  }
+  return t;
+}
+
+/**
  * The order to try `rules` for `tool`'s `arg` at `site`, most used there first (a stable
  * sort), with the values taken from each; undefined when the site took fewer than
  * MIN_SITE_VALUES from them, which means recency decides.
@@ -61,7 +108,8 @@ export function eachPlace(
   visit: (output: Output, path: string) => boolean,
   above = false,
 ): void {
-  const ranked = atSite(bindings, tool, arg, view.site, rules);
+  // Memoized by the rule list: pass the same `rules` (from `rulesOf`) for the same tool and argument.
+  const ranked = rankedAt(bindings, tool, arg, view.site, rules);
   if (ranked) {
     let stop = false;
     for (const [[from, path]] of ranked) {
@@ -70,10 +118,9 @@ export function eachPlace(
     }
     return;
   }
-  const tools = [...new Set(rules.map(([from]) => from))];
-  const pathsOf = (from: string) => rules.filter(([t]) => t === from).map(([, path]) => path);
+  const { tools, paths: pathsOf } = toolsOf(rules);
   if (tools.length === 1) {
-    const paths = pathsOf(tools[0]!);
+    const paths = pathsOf.get(tools[0]!)!;
     view.eachOutputOf(
       tools[0]!,
       (out) => {
