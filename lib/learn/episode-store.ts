@@ -18,6 +18,16 @@ export interface Episodes extends Iterable<Episode> {
   readonly length: number;
 }
 
+/**
+ * A store read a block at a time, so that two threads can share a pass over it: each takes
+ * the next block from a shared counter (the episodes not yet in a block are the last one).
+ */
+export interface EpisodeBlocks {
+  readonly blockCount: number;
+  /** The episodes of block `i`, in order. */
+  block(i: number): Iterable<Episode>;
+}
+
 /** A store's bytes as another thread receives them (copies: the store keeps its own). */
 export interface PackedEpisodes {
   /** The deflated blocks. */
@@ -27,7 +37,7 @@ export interface PackedEpisodes {
   count: number;
 }
 
-export class EpisodeStore implements Episodes {
+export class EpisodeStore implements Episodes, EpisodeBlocks {
   private readonly blocks: Buffer[] = [];
   /**
    * The episodes not yet in a block, serialized into one buffer reused for every block:
@@ -61,6 +71,14 @@ export class EpisodeStore implements Episodes {
     // One episode at a time from the inflated bytes: only the episode being read is objects.
     for (const block of this.blocks) yield* episodesIn(inflateRawSync(block));
     yield* episodesIn(Buffer.from(this.pending.subarray(0, this.used)));
+  }
+
+  get blockCount(): number {
+    return this.blocks.length + 1;
+  }
+
+  block(i: number): Iterable<Episode> {
+    return episodesIn(i < this.blocks.length ? inflateRawSync(this.blocks[i]!) : Buffer.from(this.pending.subarray(0, this.used)));
   }
 
   /** The store's bytes, for a thread that reads the same episodes ({@link PackedStore}). */
@@ -98,11 +116,20 @@ export class EpisodeStore implements Episodes {
 }
 
 /** The episodes of another thread's store, read in passes as that store reads them. */
-export class PackedStore implements Episodes {
+export class PackedStore implements Episodes, EpisodeBlocks {
   constructor(private readonly packed: PackedEpisodes) {}
 
   get length(): number {
     return this.packed.count;
+  }
+
+  get blockCount(): number {
+    return this.packed.blocks.length + 1;
+  }
+
+  block(i: number): Iterable<Episode> {
+    const { blocks, pending } = this.packed;
+    return episodesIn(i < blocks.length ? inflateRawSync(blocks[i]!) : Buffer.from(pending));
   }
 
   *[Symbol.iterator](): Iterator<Episode> {

@@ -58,12 +58,13 @@ export function learnFlow(input: LearnSource): Flow {
 
 /**
  * As {@link learnFlow}, with the bindings learned meanwhile elsewhere (another thread
- * reading the same episodes): everything else is learned here first, then the flow waits
- * for them. Nothing here reads the bindings, so the flow is the one `learnFlow` learns.
+ * reading the same episodes): everything else is learned here first, then `bindings` is
+ * asked for them (and may use this thread too). Nothing here reads the bindings, so the
+ * flow is the one `learnFlow` learns.
  */
-export async function learnFlowBeside(input: LearnSource, bindings: Promise<Bindings>): Promise<Flow> {
+export async function learnFlowBeside(input: LearnSource, bindings: () => Promise<Bindings>): Promise<Flow> {
   const { withBindings } = learnParts(input, false);
-  return withBindings(await bindings);
+  return withBindings(await bindings());
 }
 
 /** Everything but the bindings (learned too when `bindingsHere`), and the flow once they are known. */

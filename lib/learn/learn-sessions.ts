@@ -51,7 +51,7 @@ export async function learnFromSessionsThreaded(read: FolderSessions, o: Session
   const reading: EpisodeReading = { domain: o.domain, rewards: o.rewards, agentOnly: o.agentOnly };
   const input = settings(read, o);
   const kinds = new Map(Object.entries(input.manifest.tools)) as Map<string, ToolKind>;
-  const job = bindingsOnThread({ packed: read.episodes.packed(), reading, kinds, constants: o.constants });
+  const job = bindingsOnThread({ packed: read.episodes.packed(), reading, kinds, constants: o.constants }, read.episodes);
   try {
     return await learnFlowBeside({ ...input, episodes: mapEpisodes(read.episodes, (ep) => sessionEpisode(ep, reading)) }, job.bindings);
   } catch (e) {

@@ -18,6 +18,11 @@ import { EpisodeStore, FieldTableBuilder, fieldTable, learnFlow, learnFromSessio
 import { flowText } from "../../lib/flow/ir/index.js";
 import { steps } from "../../lib/flow/decide/index.js";
 import { shopSessionLog } from "../../bench/learn/shop-sessions.js";
+import { countedBindings, learnBindings } from "../../lib/learn/bindings/learn-bindings.js";
+import { addTallies, blockCounter, scoreTakenBlocks, talliesOf, withEmptyTallies } from "../../lib/learn/bindings/shared-scoring.js";
+import { successfulSessions } from "../../lib/learn/bindings/stored-bindings.js";
+import type { EpisodeBlocks } from "../../lib/learn/episode-store.js";
+import type { ToolKind } from "../../lib/flow/ir/index.js";
 
 const SESSIONS = 300;
 
@@ -100,6 +105,55 @@ describe("learning in passes over the stored sessions", function () {
     const three = fieldTable(eps);
     assert.ok(three.candidates.length > 0, "some field is a candidate");
     assert.deepStrictEqual(recorded.table(), three);
+  });
+
+  it("scores the binder's picks in shares of blocks that add up to one thread's scoring", async () => {
+    const read = await readFolderSessions(await planFolder(dir));
+    const rewards = new Map([...read.episodes].flatMap((ep, i) => (i % 5 === 1 ? [[ep.id, 0] as const] : [])));
+    const reading = { domain: "shop", rewards, agentOnly: false };
+    const kinds = new Map(Object.entries(read.listed.finish("shop").tools)) as Map<string, ToolKind>;
+    const whole = learnBindings(successfulSessions(read.episodes, reading), kinds, false);
+    const counted = countedBindings(successfulSessions(read.episodes, reading), kinds, false);
+    const blocks = read.episodes.blockCount;
+    assert.ok(blocks > 2, "the folder fills several blocks");
+    // Two shares, each scoring only the blocks given to it (the other blocks read as empty).
+    const only = (mine: (i: number) => boolean): EpisodeBlocks => ({ blockCount: blocks, block: (i) => (mine(i) ? read.episodes.block(i) : []) });
+    const shares: [string, (i: number) => boolean][] = [
+      ["alternate blocks", (i) => i % 2 === 0],
+      ["the first block", (i) => i === 0],
+      ["all but the last block", (i) => i < blocks - 1],
+      ["every block", () => true],
+    ];
+    for (const [name, mine] of shares) {
+      const first = withEmptyTallies(counted);
+      scoreTakenBlocks(first, only(mine), reading, kinds, blockCounter());
+      const second = withEmptyTallies(counted);
+      scoreTakenBlocks(second, only((i) => !mine(i)), reading, kinds, blockCounter());
+      const summed = addTallies(addTallies(counted, talliesOf(first)), talliesOf(second));
+      assert.deepStrictEqual(talliesOf(summed), talliesOf(whole), name);
+    }
+    // A counter hands each block out once, however the two shares interleave.
+    const counter = blockCounter();
+    const taken: number[] = [];
+    const counting: EpisodeBlocks = { blockCount: blocks, block: (i) => (taken.push(i), []) };
+    scoreTakenBlocks(withEmptyTallies(counted), counting, reading, kinds, counter);
+    scoreTakenBlocks(withEmptyTallies(counted), counting, reading, kinds, counter);
+    assert.deepStrictEqual(taken, Array.from({ length: blocks }, (_, i) => i));
+    assert.ok(whole.agreed.size > 0, "picks were scored");
+    // These sessions name no other value and describe no record: those tallies add as the agreements do.
+    const named = addTallies({ ...counted, namedOther: new Map([["a", [1, 2]]]), describedRead: new Map([["b", [0, 3]]]) }, {
+      agreed: new Map(),
+      namedOther: new Map([
+        ["a", [3, 4]],
+        ["c", [0, 1]],
+      ]),
+      describedRead: new Map([["b", [2, 2]]]),
+    });
+    assert.deepStrictEqual([...named.namedOther], [
+      ["a", [4, 6]],
+      ["c", [0, 1]],
+    ]);
+    assert.deepStrictEqual([...named.describedRead], [["b", [2, 5]]]);
   });
 
   const variants: [string, Partial<SessionsOptions>][] = [

@@ -8,10 +8,15 @@ import { countCalls, emptyCallCounts } from "./count-calls.js";
 import { firstPassBindings } from "./finish-tables.js";
 import { scorePicks } from "./score-picks.js";
 
-export function learnBindings(episodes: Iterable<Episode>, kinds: ReadonlyMap<string, ToolKind>, constants: boolean): Bindings {
+/** The bindings' tables from the counting pass, with nothing scored yet. */
+export function countedBindings(episodes: Iterable<Episode>, kinds: ReadonlyMap<string, ToolKind>, constants: boolean): Bindings {
   const counts = emptyCallCounts();
   for (const ep of episodes) countCalls(counts, ep, kinds);
-  const bindings = firstPassBindings(counts, constants);
+  return firstPassBindings(counts, constants);
+}
+
+export function learnBindings(episodes: Iterable<Episode>, kinds: ReadonlyMap<string, ToolKind>, constants: boolean): Bindings {
+  const bindings = countedBindings(episodes, kinds, constants);
   for (const ep of episodes) scorePicks(bindings, ep, kinds);
   return bindings;
 }

@@ -5,11 +5,11 @@
  * the learner's own passes make, so the same bindings.
  */
 import type { Episode } from "../../trace/index.js";
-import type { Bindings, ToolKind } from "../../flow/ir/index.js";
-import { PackedStore, type Episodes, type PackedEpisodes } from "../episode-store.js";
+import type { ToolKind } from "../../flow/ir/index.js";
+import type { Episodes } from "../episode-store.js";
 import { sessionEpisode, type EpisodeReading } from "../session-episode.js";
 import { isSuccess } from "../training-set.js";
-import { learnBindings } from "./learn-bindings.js";
+import type { PackedEpisodes } from "../episode-store.js";
 
 /** What the bindings' thread is sent. */
 export interface BindingsJob {
@@ -17,6 +17,8 @@ export interface BindingsJob {
   reading: EpisodeReading;
   kinds: ReadonlyMap<string, ToolKind>;
   constants: boolean;
+  /** The block counter the thread and the main thread share the scoring by (shared-scoring.ts). */
+  counter: Int32Array;
 }
 
 /** The successful sessions of `stored`, as the learner reads them, at each pass over it. */
@@ -29,8 +31,4 @@ export function successfulSessions(stored: Episodes, reading: EpisodeReading): I
       }
     },
   };
-}
-
-export function storedBindings(job: BindingsJob): Bindings {
-  return learnBindings(successfulSessions(new PackedStore(job.packed), job.reading), job.kinds, job.constants);
 }
