@@ -78,11 +78,16 @@ export interface SessionFigures {
   flowLogLines: number;
   /** Bytes the session allocated on the JavaScript heap (its whole loop: plugin, log, in-process world). */
   allocated: number;
+  /** Bytes allocated inside the measured spans (the plugin's own work), spans with a collection left out. */
+  allocatedMeasured: number;
+  spansWithCollection: number;
   /** The session's garbage collections, and those that began inside a measured span (with their ms). */
   collections: number;
   collectionsMeasured: number;
   collectionMsMeasured: number;
 }
+
+const heapUsed = (): number => getHeapStatistics().used_heap_size;
 
 /**
  * The bytes allocated between `start()` and `stop()`: what the heap held at each collection
@@ -153,8 +158,8 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     // answer arrives on a later turn of the event loop, is logged as it is read, and settles
     // the request. The whole span, until the answer is handed back, counts as the wait.
     request(method: string, params: unknown): Promise<OwnAnswer> {
-      closeSpan();
       const asked = performance.now();
+      closeSpan(asked);
       lookups += 1;
       const id = `stretto-${++own}`;
       const bytes = line({ jsonrpc: "2.0", id, method, params });
@@ -164,8 +169,10 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
           const f = frame("server", clock.now(), serverAnswer(bytes)!);
           log.add(f);
           const response = responseOf(f)!;
-          lookupWaitMs += performance.now() - asked;
-          openSpan();
+          const heapAtAnswer = heapUsed();
+          const answered = performance.now();
+          lookupWaitMs += answered - asked;
+          openSpan(answered, heapAtAnswer);
           resolve({ kind: "answer", response, frame: f });
         });
       });
@@ -184,12 +191,22 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   let waitAtFeed = 0;
   // The measured spans (answer fed → frame out, less the lookups' waits), as [start, end] pairs, to tell which collections fell inside one.
   const spans: number[] = [];
+  // The heap is read outside each span (before it opens, after it closes), so reading it adds
+  // nothing to the time measured; a span with a collection in it is left out of the sum.
   let spanFrom = -1;
-  const openSpan = () => {
-    spanFrom = performance.now();
+  let heapAtOpen = 0;
+  let spanAllocated = 0;
+  let spansWithCollection = 0;
+  const openSpan = (at: number, heap: number) => {
+    spanFrom = at;
+    heapAtOpen = heap;
   };
-  const closeSpan = () => {
-    if (spanFrom >= 0) spans.push(spanFrom, performance.now());
+  const closeSpan = (at: number) => {
+    if (spanFrom < 0) return;
+    spans.push(spanFrom, at);
+    const grown = heapUsed() - heapAtOpen;
+    if (grown >= 0) spanAllocated += grown;
+    else spansWithCollection += 1;
     spanFrom = -1;
   };
   let outAt = 0;
@@ -202,8 +219,9 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     plugin?.sees?.(f);
     log.add(f);
     waitAtFeed = lookupWaitMs;
+    const heap = heapUsed();
     fedAt = performance.now();
-    openSpan();
+    openSpan(fedAt, heap);
     server$.next(f);
   };
   const toServer = (f: Frame) => {
@@ -212,7 +230,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   };
   const toHost = (f: Frame) => {
     outAt = performance.now();
-    closeSpan();
+    closeSpan(outAt);
     const d = delivered;
     delivered = undefined;
     d?.(f);
@@ -242,6 +260,9 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   });
   observer.observe({ entryTypes: ["gc"] });
   const meter = allocationMeter();
+  spanAllocated = 0;
+  spansWithCollection = 0;
+  spans.length = 0;
   const added = new Float64Array(calls.length);
   const lookupsPerCall = new Uint16Array(calls.length);
   let appended = 0;
@@ -283,6 +304,8 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     said,
     flowLogLines: sink?.lines ?? 0,
     allocated: allocation.bytes,
+    allocatedMeasured: spanAllocated,
+    spansWithCollection,
     collections: allocation.collections,
     collectionsMeasured,
     collectionMsMeasured,
