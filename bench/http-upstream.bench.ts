@@ -8,6 +8,9 @@
  *   round trip with nothing in between (no stdio hop, no host process);
  * - stretto-proxy: this process is the host, on the proxy's stdin and stdout, and the proxy
  *   POSTs to the server;
+ * - bare stdio hop: the same host in front of bench/http-upstream-hop.ts, a few lines of
+ *   Node that POST each line with node:http and write the answer back: what the process hop
+ *   alone costs (no target; the stdio benchmark's bare relay, for HTTP);
  * - mcp-remote: the same host in front of `mcp-remote <URL> --transport http-only`, the
  *   usual stdio-to-remote bridge;
  * - supergateway: the same host in front of `supergateway --streamableHttp <URL>
@@ -17,12 +20,23 @@
  *   show which part of the proxy's latency is which (no target).
  *
  * For each: the start (process spawn to the `initialize` answer; for the floor, a fresh agent
- * to its first answer), requests one at a time (p50/p99 of the round trip), and pipelined
- * requests (all written at once; messages per second until the last answer). Each round
- * starts every configuration afresh and keeps them all alive while the sequential requests
- * take turns in blocks, so load from elsewhere falls on every configuration alike; the
- * pipelined runs go one after another, the order rotating each round. Targets are printed
- * PASS/MISS beside the figures; a miss never fails the process.
+ * to its first answer), requests one at a time in two ways, and pipelined requests (all
+ * written at once; messages per second until the last answer). Each round starts every
+ * configuration afresh and keeps them all alive while the sequential requests take turns,
+ * so load from elsewhere falls on every configuration alike; the pipelined runs go one
+ * after another, the order rotating each round. Targets are printed PASS/MISS beside the
+ * figures; a miss never fails the process.
+ *
+ * The sequential p50 the target is read on is that of calls with think time: each call
+ * waits THINK_MS after the one before, and the configurations take turns call by call. A
+ * host sends its calls seconds apart (the model thinks between them), so by the time a call
+ * comes every process on its path has gone to sleep: the server, and the proxy too. Back to
+ * back, the floor's round trip is between two processes that never sleep (this one and the
+ * server, which every configuration keeps busy), while the proxy sleeps through the other
+ * configurations' turns and wakes at each of its own: in blocks of 20 the first calls of a
+ * block paid that and the rest did not, so the ratio moved with the block size (in a row
+ * ×1.07-1.25, in blocks of 20 ×1.44-2.16, with a pause before every call ×1.54-1.59; load
+ * 5-7, 2026-12-03). The back-to-back p50 (blocks of 20) is still printed, without a target.
  *
  * `--profile DIR` runs the proxy under `node --cpu-prof`, its profiles written to DIR.
  *
@@ -41,12 +55,17 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
 const ECHO = join(ROOT, "dist/fixtures/http/echo-server.js");
 const PROXY = join(ROOT, "dist/lib/cli/stretto-proxy.js");
+const HOP = join(ROOT, "dist/bench/http-upstream-hop.js");
 const MCP_REMOTE = join(ROOT, "node_modules/mcp-remote/dist/proxy.js");
 const SUPERGATEWAY = join(ROOT, "node_modules/supergateway/dist/index.js");
 
 const TARGET = { throughput: 0.9, p50: 1.3, vsRemote: 8 };
 const options = parseArgs(process.argv.slice(2));
 const SEQ = Math.max(50, Math.round(2000 * options.scale));
+/** Sequential calls with think time per configuration and round (each takes THINK_MS more). */
+const THINKING = Math.max(50, Math.round(1000 * options.scale));
+/** The pause before each call with think time: past the few hundred µs a CPU polls before it idles. */
+const THINK_MS = 2;
 const PIPELINED = Math.max(100, Math.round(5000 * options.scale));
 const WARMUP_SEQ = Math.max(20, Math.round(300 * options.scale));
 const WARMUP_PIPELINED = Math.max(50, Math.round(1000 * options.scale));
@@ -291,6 +310,7 @@ const CONFIGS: Config[] = [
     start: (url) =>
       LineDriver.spawn([...(options.profile === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", options.profile]), PROXY, "--upstream", url]),
   },
+  { name: "bare stdio hop", share: 1, start: (url) => LineDriver.spawn([HOP, url]) },
   { name: "transport in-process", share: 1, start: (url) => LineDriver.inProcess(url) },
   {
     name: "mcp-remote",
@@ -310,7 +330,10 @@ const CONFIGS: Config[] = [
 
 interface Figures {
   startMs: number[];
+  /** Sequential calls back to back (in blocks). */
   latenciesUs: number[];
+  /** Sequential calls each after a pause (THINK_MS). */
+  thinkingUs: number[];
   msgsPerS: number[];
 }
 
@@ -324,8 +347,9 @@ interface Live {
   config: Config;
   driver: Driver;
   into: Figures;
-  /** Sequential calls still to make this round. */
+  /** Sequential calls still to make this round, back to back and with think time. */
   seqLeft: number;
+  thinkLeft: number;
 }
 
 /** Starts a configuration and warms it up. */
@@ -334,7 +358,13 @@ async function start(config: Config, url: string, into: Figures): Promise<Live> 
   into.startMs.push(startMs);
   for (const id of ids(Math.round(WARMUP_SEQ * config.share))) await driver.call(id);
   await driver.pipelined(ids(Math.round(WARMUP_PIPELINED * config.share)));
-  return { config, driver, into, seqLeft: Math.max(20, Math.round(SEQ * config.share)) };
+  return {
+    config,
+    driver,
+    into,
+    seqLeft: Math.max(20, Math.round(SEQ * config.share)),
+    thinkLeft: Math.max(20, Math.round(THINKING * config.share)),
+  };
 }
 
 /**
@@ -355,6 +385,26 @@ async function sequential(lives: Live[]): Promise<void> {
         await live.driver.call(id);
         live.into.latenciesUs.push(Number(process.hrtime.bigint() - t) / 1000);
       }
+    }
+  }
+}
+
+/**
+ * Requests one at a time as a host sends them, with think time: every configuration alive,
+ * taking turns call by call (the bridges every fourth turn), each call THINK_MS after the
+ * last answer, so every process on its path is asleep when it comes, the floor's server as
+ * much as the proxy.
+ */
+async function thinking(lives: Live[]): Promise<void> {
+  gc();
+  for (let turn = 0; lives.some((l) => l.thinkLeft > 0); turn++) {
+    for (const live of lives) {
+      if (live.thinkLeft === 0 || turn % Math.round(1 / live.config.share) !== 0) continue;
+      live.thinkLeft--;
+      await new Promise((r) => setTimeout(r, THINK_MS));
+      const t = process.hrtime.bigint();
+      await live.driver.call(nextId++);
+      live.into.thinkingUs.push(Number(process.hrtime.bigint() - t) / 1000);
     }
   }
 }
@@ -381,36 +431,50 @@ async function main(): Promise<void> {
     echo.stdout.setEncoding("utf8");
     echo.stdout.once("data", (text: string) => r(text.split("\n")[0]!));
   });
-  out(`http upstream: ${SEQ} sequential and ${PIPELINED} pipelined tools/call per round (mcp-remote and supergateway ×${REMOTE_SHARE}), ${options.rounds} rounds`);
+  out(
+    `http upstream: ${THINKING} sequential with ${THINK_MS} ms think time, ${SEQ} back to back and ${PIPELINED} pipelined tools/call per round ` +
+      `(mcp-remote and supergateway ×${REMOTE_SHARE}), ${options.rounds} rounds`,
+  );
   out(`node ${process.version}, ${cpus().length} cpus, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}; server ${url}`);
 
-  const figures = new Map<string, Figures>(CONFIGS.map((c) => [c.name, { startMs: [], latenciesUs: [], msgsPerS: [] }]));
+  const figures = new Map<string, Figures>(CONFIGS.map((c) => [c.name, { startMs: [], latenciesUs: [], thinkingUs: [], msgsPerS: [] }]));
   for (let round = 0; round < options.rounds; round++) {
     const order = CONFIGS.map((_, i) => CONFIGS[(i + round) % CONFIGS.length]!);
     const lives: Live[] = [];
     for (const config of order) lives.push(await start(config, url, figures.get(config.name)!));
+    await thinking(lives);
     await sequential(lives);
     for (const live of lives) await pipelined(live);
     for (const live of lives) await live.driver.close();
   }
 
-  type Row = { name: string; start: number; p50: number; p99: number; rate: number };
+  /** `p50`/`p99`: calls with think time (the target's); `b2b`: back to back. */
+  type Row = { name: string; start: number; p50: number; p99: number; b2bP50: number; b2bP99: number; rate: number };
   const rows: Row[] = CONFIGS.map((c) => {
     const f = figures.get(c.name)!;
     return {
       name: c.name,
       start: median(f.startMs),
-      p50: median(f.latenciesUs),
-      p99: percentile(f.latenciesUs, 0.99),
+      p50: median(f.thinkingUs),
+      p99: percentile(f.thinkingUs, 0.99),
+      b2bP50: median(f.latenciesUs),
+      b2bP99: percentile(f.latenciesUs, 0.99),
       rate: median(f.msgsPerS),
     };
   });
-  const [floor, proxy, inProcess, remote, gateway] = rows as [Row, Row, Row, Row, Row];
+  const [floor, proxy, hop, inProcess, remote, gateway] = rows as [Row, Row, Row, Row, Row, Row];
   out();
-  out(`${"configuration".padEnd(20)}${"start ms".padStart(10)}${"seq p50 µs".padStart(12)}${"seq p99 µs".padStart(12)}${"pipelined msg/s".padStart(17)}`);
+  out(
+    `${"configuration".padEnd(22)}${"start ms".padStart(10)}${"seq p50 µs".padStart(12)}${"seq p99 µs".padStart(12)}` +
+      `${"b2b p50 µs".padStart(12)}${"b2b p99 µs".padStart(12)}${"pipelined msg/s".padStart(17)}`,
+  );
   for (const r of rows) {
-    out(`${r.name.padEnd(20)}${r.start.toFixed(1).padStart(10)}${r.p50.toFixed(0).padStart(12)}${r.p99.toFixed(0).padStart(12)}${r.rate.toFixed(0).padStart(17)}`);
+    out(
+      `${r.name.padEnd(22)}${r.start.toFixed(1).padStart(10)}${r.p50.toFixed(0).padStart(12)}${r.p99.toFixed(0).padStart(12)}` +
+        `${r.b2bP50.toFixed(0).padStart(12)}${r.b2bP99.toFixed(0).padStart(12)}${r.rate.toFixed(0).padStart(17)}`,
+    );
   }
+  out(`seq: one call at a time, ${THINK_MS} ms after the last answer; b2b: back to back, in blocks of ${BLOCK} per configuration`);
   out(`load after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   out();
   const target = (what: string, ratio: number, ok: boolean, goal: string) =>
@@ -422,6 +486,13 @@ async function main(): Promise<void> {
   target("--upstream seq p50 / direct node:http", p50, p50 <= TARGET.p50, `≤ ${TARGET.p50}`);
   target("--upstream throughput / mcp-remote", vsRemote, vsRemote >= TARGET.vsRemote, `≥ ${TARGET.vsRemote}`);
   out();
+  out(
+    `stretto-proxy back to back / direct node:http: seq p50 ×${(proxy.b2bP50 / floor.b2bP50).toFixed(2)} (no target; a host's calls come with think time)`,
+  );
+  out(
+    `the bare stdio hop / direct node:http: seq p50 ×${(hop.p50 / floor.p50).toFixed(2)}, back to back ×${(hop.b2bP50 / floor.b2bP50).toFixed(2)}, ` +
+      `throughput ×${(hop.rate / floor.rate).toFixed(2)}; stretto-proxy / the bare hop: seq p50 ×${(proxy.p50 / hop.p50).toFixed(2)}`,
+  );
   out(`the HTTP transport in-process (no stdio, no bus) / direct node:http: seq p50 ×${(inProcess.p50 / floor.p50).toFixed(2)}, throughput ×${(inProcess.rate / floor.rate).toFixed(2)}`);
   for (const [other, r] of [["direct node:http", floor], ["mcp-remote", remote], ["supergateway", gateway]] as const) {
     out(`stretto-proxy / ${other}: throughput ×${(proxy.rate / r.rate).toFixed(2)}, seq p50 ×${(proxy.p50 / r.p50).toFixed(2)}, p99 ×${(proxy.p99 / r.p99).toFixed(2)}, start ×${(proxy.start / r.start).toFixed(2)}`);
