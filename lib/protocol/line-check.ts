@@ -40,13 +40,15 @@ const NUMBER = /^-?[0-9]/;
  * ids to answer.
  */
 export function checkLine(line: Buffer, parsed?: unknown): LineCheck {
-  const body = withoutLineEnd(line);
-  if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return bad(-32700, "the line begins with a byte order mark", body);
-  const cr = body.indexOf(CR);
-  if (cr !== -1) return bad(-32700, "a carriage return inside the line (only a line's last \\r\\n may hold one)", body);
-  if (!isUtf8(body)) return bad(-32700, "the line is not valid UTF-8", body);
-  if (body.length > constants.MAX_STRING_LENGTH) return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
-  const text = body.toString("utf8");
+  // The line is read up to `end`, without its ending; its bytes are not copied or viewed anew.
+  const end = bodyEnd(line);
+  if (end >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) return bad(-32700, "the line begins with a byte order mark", line.subarray(0, end));
+  const cr = line.indexOf(CR);
+  if (cr !== -1 && cr < end) return bad(-32700, "a carriage return inside the line (only a line's last \\r\\n may hold one)", line.subarray(0, end));
+  // The ending is ASCII, so the line is UTF-8 exactly when its body is.
+  if (!isUtf8(line)) return bad(-32700, "the line is not valid UTF-8", line.subarray(0, end));
+  if (end > constants.MAX_STRING_LENGTH) return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
+  const text = line.toString("utf8", 0, end);
   return quickCheck(text, parsed) ?? fullCheck(text);
 }
 
@@ -157,14 +159,14 @@ function unreadableValue(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The line minus its `\n` and the `\r` of a CRLF ending. */
-function withoutLineEnd(line: Buffer): Buffer {
+/** Where the line's body ends: before its `\n` and the `\r` of a CRLF ending. */
+function bodyEnd(line: Buffer): number {
   let end = line.length;
   if (end > 0 && line[end - 1] === LF) {
     end--;
     if (end > 0 && line[end - 1] === CR) end--;
   }
-  return line.subarray(0, end);
+  return end;
 }
 
 /** A refusal, with the ids a lenient reading finds (invalid bytes read as U+FFFD, a BOM or CR as a space). */

@@ -42,8 +42,46 @@ interface OpenPart {
   idText: string | undefined;
 }
 
-/** Per open container (by depth): 1 for an object, 0 for an array. One for every scan: a scan never nests in another. */
+/** Per open container (by depth): 1 for an object, 0 for an array. */
 const open = new Uint8Array(MAX_DEPTH + 2);
+
+/**
+ * The scan under way: one for every scan, since a scan never nests in another and calls
+ * nothing that could start one, so scanning a line makes no closures.
+ */
+const at = {
+  text: "",
+  parts: [] as OpenPart[],
+  depth: 0,
+  partDepth: 0,
+  idNext: false,
+  idStart: -1,
+  idDepth: -1,
+};
+
+/** What `at.parts` holds between scans (never added to: each scan starts its own). */
+const NO_PARTS: OpenPart[] = [];
+
+/** A value begins at `i`: a message's when at the parts' depth, an id's after the key `id`. */
+function valueStart(i: number): void {
+  if (at.depth === at.partDepth) at.parts.push({ offset: i, length: 0, idText: undefined });
+  if (at.idNext) {
+    at.idStart = i;
+    at.idDepth = at.depth;
+    at.idNext = false;
+  }
+}
+
+/** A value ends before `i`. */
+function valueEnd(i: number): void {
+  const parts = at.parts;
+  if (at.idStart !== -1 && at.idDepth === at.depth) {
+    const part = parts[parts.length - 1]!;
+    part.idText ??= at.text.slice(at.idStart, i);
+    at.idStart = -1;
+  }
+  if (at.depth === at.partDepth) parts[parts.length - 1]!.length = i - parts[parts.length - 1]!.offset;
+}
 
 /**
  * Scans `text`, which `JSON.parse` accepted. Undefined when the full scan must decide: a
@@ -51,6 +89,16 @@ const open = new Uint8Array(MAX_DEPTH + 2);
  * escape. (A key twice is told by the count, against the parsed value.)
  */
 export function quickScan(text: string): QuickScan | undefined {
+  try {
+    return scan(text);
+  } finally {
+    // Nothing of the line stays referenced once it is scanned.
+    at.text = "";
+    at.parts = NO_PARTS;
+  }
+}
+
+function scan(text: string): QuickScan | undefined {
   const n = text.length;
   let i = 0;
   while (i < n && isSpace(text.charCodeAt(i))) i++;
@@ -58,36 +106,22 @@ export function quickScan(text: string): QuickScan | undefined {
   const messageDepth = batch ? 2 : 1;
   const partDepth = messageDepth - 1;
   const parts: OpenPart[] = [];
-  // How many containers are open (their kinds in `open`), and the keys written so far.
-  let depth = 0;
+  at.text = text;
+  at.parts = parts;
+  at.depth = 0;
+  at.partDepth = partDepth;
+  at.idNext = false;
+  at.idStart = -1;
+  at.idDepth = -1;
+  // How many keys are written so far.
   let keys = 0;
   let expectKey = false;
-  let idNext = false;
-  let idStart = -1;
-  let idDepth = -1;
   let mayBeUnreadable = false;
   // Where the next backslash is (-1: none left), found again only once passed.
   let backslash = text.indexOf("\\");
 
-  const valueStart = (at: number): void => {
-    if (depth === partDepth) parts.push({ offset: at, length: 0, idText: undefined });
-    if (idNext) {
-      idStart = at;
-      idDepth = depth;
-      idNext = false;
-    }
-  };
-  const valueEnd = (at: number): void => {
-    if (idStart !== -1 && idDepth === depth) {
-      const part = parts[parts.length - 1]!;
-      part.idText ??= text.slice(idStart, at);
-      idStart = -1;
-    }
-    if (depth === partDepth) parts[parts.length - 1]!.length = at - parts[parts.length - 1]!.offset;
-  };
-
   if (batch) {
-    open[depth++] = 0;
+    open[at.depth++] = 0;
     i++;
   }
   for (; i < n; i++) {
@@ -111,39 +145,39 @@ export function quickScan(text: string): QuickScan | undefined {
           }
         }
       }
-      if (expectKey && depth > 0 && open[depth - 1] === 1) {
+      if (expectKey && at.depth > 0 && open[at.depth - 1] === 1) {
         keys++;
         expectKey = false;
-        if (depth === messageDepth) {
+        if (at.depth === messageDepth) {
           // A message's key written with an escape might be `id`: the full scan reads it.
           if (escaped) return undefined;
-          idNext = i - start === 3 && text.charCodeAt(start + 1) === 0x69 /* i */ && text.charCodeAt(start + 2) === 0x64; /* d */
+          at.idNext = i - start === 3 && text.charCodeAt(start + 1) === 0x69 /* i */ && text.charCodeAt(start + 2) === 0x64; /* d */
         }
       } else {
-        if (depth === partDepth) return undefined;
+        if (at.depth === partDepth) return undefined;
         valueStart(start);
         valueEnd(i + 1);
       }
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       valueStart(i);
-      if (depth === partDepth && c !== OPEN_BRACE) return undefined;
-      if (depth >= MAX_DEPTH) return undefined;
-      open[depth++] = c === OPEN_BRACE ? 1 : 0;
+      if (at.depth === partDepth && c !== OPEN_BRACE) return undefined;
+      if (at.depth >= MAX_DEPTH) return undefined;
+      open[at.depth++] = c === OPEN_BRACE ? 1 : 0;
       expectKey = c === OPEN_BRACE;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth === 1 && batch) break;
-      depth--;
+      if (at.depth === 1 && batch) break;
+      at.depth--;
       valueEnd(i + 1);
       expectKey = false;
     } else if (c === COMMA) {
-      expectKey = depth > 0 && open[depth - 1] === 1;
+      expectKey = at.depth > 0 && open[at.depth - 1] === 1;
     } else if (c === COLON || isSpace(c)) {
       continue;
     } else {
       // A number, true, false or null: up to the next delimiter.
       const start = i;
       while (i + 1 < n && !isDelimiter(text.charCodeAt(i + 1))) i++;
-      if (depth === partDepth) return undefined;
+      if (at.depth === partDepth) return undefined;
       if (!mayBeUnreadable && (i - start > 300 || hasExponent(text, start, i + 1))) mayBeUnreadable = true;
       valueStart(start);
       valueEnd(i + 1);
