@@ -21,7 +21,7 @@ type Reply = { kind: "counted"; bindings: BindingsMessage } | { kind: "scored"; 
 /** A running job: the bindings once asked for (never rejected: learned here if the thread gives none), and a way to stop it. */
 export interface BindingsOnThread {
   /** Shares the scoring with the thread (call it once this thread's own work is done). */
-  bindings(): Promise<Bindings>;
+  bindings(this: void): Promise<Bindings>;
   stop(): void;
 }
 
