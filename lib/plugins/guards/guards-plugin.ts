@@ -20,8 +20,10 @@ export interface GuardsPluginOptions {
   confirmLog?: (session: PluginContext) => ConfirmLogSink | undefined;
 }
 
-/** What the check says of one call: it may go on, it is refused (and why), or the judge is still out. */
-type CallVerdict = { refused: boolean; reason?: string };
+/** What the check says of one call: it may go on, or it is refused (and why, and the text the agent gets). */
+type CallVerdict = { refused: boolean; reason?: string; text?: string };
+
+const GOES_ON: CallVerdict = { refused: false };
 
 /**
  * `--guards`: each of the agent's `tools/call` requests is checked against the domain's
@@ -66,12 +68,12 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
      * The guards' verdict, then the judge's for a write it covers: a promise only when the
      * judge is asked. `callId` is the call's id in the episode (a commit's call has none yet).
      */
-    const verdictOn = (name: string, args: unknown, callId: string | undefined): CallVerdict | Promise<CallVerdict> => {
+    const verdictOn = (name: string, args: unknown, callId: () => string | undefined): CallVerdict | Promise<CallVerdict> => {
       const d = check(name, args);
-      if (d.refused) return { refused: true, reason: d.reason! };
-      if (judge === undefined || seen === undefined || !confirmedTools.has(name)) return { refused: false };
+      if (d.refused) return { refused: true, reason: d.reason!, text: d.text! };
+      if (judge === undefined || seen === undefined || !confirmedTools.has(name)) return GOES_ON;
       const wordList = d.verdicts.filter((v) => v.rule.endsWith(".confirmed")).every((v) => v.verdict.verdict === "pass");
-      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, seen.before(callId), wordList).then((j) => {
+      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, seen.before(callId()), wordList).then((j) => {
         confirmLog?.write(j.line);
         return j.refusal === undefined ? { refused: false } : { refused: true, reason: j.refusal };
       });
@@ -82,11 +84,12 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       const d = check(call.name, call.arguments);
       return d.reason === undefined ? { refused: d.refused } : { refused: d.refused, reason: d.reason };
     });
-    if (judge !== undefined) session.provide(JUDGED_CALL_CHECK, (call) => Promise.resolve(verdictOn(call.name, call.arguments, undefined)));
+    if (judge !== undefined) session.provide(JUDGED_CALL_CHECK, (call) => Promise.resolve(verdictOn(call.name, call.arguments, () => undefined)));
 
-    const refuse = (m: WireMessage, name: string, reason: string): void => {
+    const refuse = (m: WireMessage, name: string, v: CallVerdict): void => {
+      const reason = v.reason!;
       session.say(refusalNotice(name, reason));
-      session.toClient(toolAnswer(m, refusalText(name, reason), true), "refusal");
+      session.toClient(toolAnswer(m, v.text ?? refusalText(name, reason), true), "refusal");
     };
 
     /** Answers a call the guards refuse, or cannot judge; true when it must not go on (later, when the judge is asked). */
@@ -98,10 +101,14 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       if (!guards.guards(name)) return false;
       const args = (params as Record<string, unknown>)["arguments"];
       if (args !== undefined && args !== null && !isObject(args)) return unjudged(m, `the arguments of ${name} are not an object`);
-      const id = m.value["id"];
-      const v = verdictOn(name, args, typeof id === "string" ? id : JSON.stringify(id));
+      // The call's id in the episode, which only the judge reads.
+      const callId = () => {
+        const id = m.value["id"];
+        return typeof id === "string" ? id : JSON.stringify(id);
+      };
+      const v = verdictOn(name, args, callId);
       const settle = (v: CallVerdict): boolean => {
-        if (v.refused) refuse(m, name, v.reason!);
+        if (v.refused) refuse(m, name, v);
         return v.refused;
       };
       return v instanceof Promise ? v.then(settle) : settle(v);
@@ -122,6 +129,13 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
         const messages = messagesOf(f);
         // The bus refuses every host line it cannot read before a judging plugin sees it.
         if (messages === undefined) return [];
+        // One message (all but a batch): its verdict decides the line, with no lists made.
+        if (messages.length === 1) {
+          const v = refuses(messages[0]!);
+          if (v === false) return [f];
+          if (v === true) return keepMessages(f, messages, () => false);
+          return v.then((refused) => (refused ? keepMessages(f, messages, () => false) : [f]));
+        }
         const verdicts = messages.map((m) => refuses(m));
         if (!verdicts.some((v) => v instanceof Promise)) return keepMessages(f, messages, (m) => !verdicts[messages.indexOf(m)]);
         // A write the judge is asked about: this line (and, by `decide`, every later one) waits.
