@@ -4,7 +4,7 @@
  * come from the network.
  */
 import type { Effect } from "./execute.js";
-import type { AsyncHandler, Drawn, Handler } from "./handlers.js";
+import { isPromiseLike, type AsyncHandler, type Drawn, type Handler } from "./handlers.js";
 import { emptyTrace, type Trace } from "./trace.js";
 import type { SiteValue, Value } from "./values.js";
 
@@ -54,7 +54,9 @@ export async function driveAsync(run: Run, handler: AsyncHandler): Promise<RunRe
   while (!step.done) {
     const effect = step.value;
     if (effect.kind === "sample") {
-      step = run.next(recordSample(trace, effect.address, await handler.sample(effect)));
+      // A site answered at once goes on at once (a live run's decisions): no await for each.
+      const answer = handler.sample(effect);
+      step = run.next(recordSample(trace, effect.address, isPromiseLike(answer) ? await answer : answer));
     } else {
       record(trace, effect);
       step = run.next(undefined as unknown as SiteValue);

@@ -83,16 +83,25 @@ export interface LiveCallbacks {
 }
 
 export function liveHandler(callbacks: LiveCallbacks): AsyncHandler {
-  const decided = async (address: string, dist: DecideDistribution): Promise<Drawn> => {
-    const answer = await callbacks.decide({ address, site: dist.site, options: dist.options });
+  const drawn = (answer: number, dist: DecideDistribution): Drawn => {
     const valid = Number.isInteger(answer) && answer >= 0 && answer < dist.options.length;
     return { value: valid ? answer : HAND_BACK, logp: 0 };
   };
+  const outcome = async (address: string, dist: Extract<SiteDistribution, { kind: "outcome" }>): Promise<Drawn> => {
+    const ok = (await callbacks.outcome({ address, tool: dist.tool })) === true;
+    return { value: ok, logp: logProb(dist, ok), likelihood: true };
+  };
   return {
-    async sample({ address, dist }) {
-      if (dist.kind === "decide") return decided(address, dist);
-      const ok = (await callbacks.outcome({ address, tool: dist.tool })) === true;
-      return { value: ok, logp: logProb(dist, ok), likelihood: true };
+    sample({ address, dist }) {
+      if (dist.kind !== "decide") return outcome(address, dist);
+      // A decision the engine makes at once is drawn at once: no promise for each of the run's decisions.
+      const answer = callbacks.decide({ address, site: dist.site, options: dist.options });
+      return isPromiseLike(answer) ? Promise.resolve(answer).then((a) => drawn(a, dist)) : drawn(answer, dist);
     },
   };
+}
+
+/** Whether a handler's or callback's answer is still to come. */
+export function isPromiseLike<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof (v as { then?: unknown } | null | undefined)?.then === "function";
 }

@@ -12,7 +12,7 @@ import type { Oracle } from "../../oracle/oracle.js";
 import type { Json, JsonObject } from "../../trace/json.js";
 import { resultText, withAppendix, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
-import { decisionLine, emptyNext, ERR, flowServers, isNext, LiveDecisions, liveSite, nextExplored, OK, openSite, siteName, siteOptions, type BindFn, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
+import { decisionLine, emptyNext, ERR, flowServers, isNext, LiveDecisions, liveSite, nextExplored, nextLocal, OK, openSite, siteName, siteOptions, type BindFn, type DecideInput, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { FlowProgram, runLine, runLineText, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
@@ -205,26 +205,8 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       let pending: { tool: string; args: JsonObject } | undefined;
       let stopped = false;
 
-      const decide = async (request: DecisionRequest): Promise<number> => {
-        if (stopped || looked.length >= perCall || lookups >= perSession || questions >= maxQuestions) return 0;
-        session.service(CONVERSATION)?.readContext();
-        const started = performance.now();
-        const at = decisions.after(flowAfter);
-        // Most decisions hand back before binding anything: the binder reads the session only when asked.
-        let explaining: ExplainingBinder | undefined;
-        const bind: BindFn = (tool) => {
-          explaining ??= explainingBinderIn(flow, at.view);
-          const b = explaining(tool);
-          return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
-        };
-        let next: Next | undefined = surprisedAt(decisions, at.last);
-        try {
-          // Absent settings as undefined fields rather than spread in: a decision follows every call.
-          next ??= await nextExplored({ flow, at, taskId, decider: settings.decider, threshold, bind, oracle: settings.oracle, explore: settings.explore });
-        } catch (err) {
-          session.say(`the flow failed, handing back: ${errorText(err)}`);
-          return 0;
-        }
+      /** What the run does with a decision made: count it, log it, and the option it takes (0 hands back). */
+      const decided = (request: DecisionRequest, next: Next, started: number): number => {
         if (next.key !== null) questions += 1;
         const proposal = next.proposal;
         let why: string | undefined;
@@ -245,6 +227,37 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         lookups += 1;
         pending = { tool: proposal.tool, args: proposal.arguments };
         return index;
+      };
+      const failedToDecide = (err: unknown): number => {
+        session.say(`the flow failed, handing back: ${errorText(err)}`);
+        return 0;
+      };
+
+      const decide = (request: DecisionRequest): number | Promise<number> => {
+        if (stopped || looked.length >= perCall || lookups >= perSession || questions >= maxQuestions) return 0;
+        session.service(CONVERSATION)?.readContext();
+        const started = performance.now();
+        const at = decisions.after(flowAfter);
+        // Most decisions hand back before binding anything: the binder reads the session only when asked.
+        let explaining: ExplainingBinder | undefined;
+        const bind: BindFn = (tool) => {
+          explaining ??= explainingBinderIn(flow, at.view);
+          const b = explaining(tool);
+          return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
+        };
+        const surprised = surprisedAt(decisions, at.last);
+        if (surprised !== undefined) return decided(request, surprised, started);
+        // Absent settings as undefined fields rather than spread in: a decision follows every call.
+        const input: DecideInput = { flow, at, taskId, decider: settings.decider, threshold, bind, oracle: settings.oracle, explore: settings.explore };
+        // The habit and reach decide at once, and the run goes on at once; only the arbiter waits for its model.
+        if (settings.decider === "arbiter") return nextExplored(input).then((next) => decided(request, next, started), failedToDecide);
+        let next: Next;
+        try {
+          next = nextLocal(input);
+        } catch (err) {
+          return failedToDecide(err);
+        }
+        return decided(request, next, started);
       };
 
       const outcome = async (): Promise<boolean | undefined> => {
