@@ -77,18 +77,20 @@ export function decisionJson(next: Next, fields: DecisionFields): JsonObject {
  */
 export function decisionLine(next: Next, fields: DecisionFields): string {
   const { proposal } = next;
-  let out = `{"action":${JSON.stringify(proposal.action)},"address":${JSON.stringify(fields.address)},"after":${JSON.stringify(fields.after)}`;
-  if (proposal.action === "lookup") out += `,"arguments":${jsonText(proposal.arguments)}`;
-  out += `,"binding":${numberText(next.binding)},"key":${next.key === null ? "null" : JSON.stringify(next.key)},"ms":${JSON.stringify(Math.floor(fields.ms))}`;
-  out += `,"oracle":${mapText(next.oracle)}`;
-  if (next.policy !== undefined) out += `,"policy":${jsonText(policyJson(next.policy))}`;
-  out += `,"predicates":${mapText(next.predicates)},"prob":${numberText(next.prob)},"probs":${mapText(next.probs)}`;
-  if (proposal.action !== "lookup") out += `,"reason":${JSON.stringify(proposal.reason)}`;
-  if (fields.shadow === true) out += `,"shadow":true`;
-  out += `,"site":${next.site === null ? "null" : JSON.stringify(next.site)}`;
-  if (proposal.action === "lookup") out += `,"tool":${JSON.stringify(proposal.tool)}`;
-  if (fields.withheld !== undefined) out += `,"withheld":${JSON.stringify(fields.withheld)}`;
-  return out + "}";
+  // The pieces joined once: one string of the line's length, rather than one for each `+`.
+  const parts: string[] = ['{"action":', JSON.stringify(proposal.action), ',"address":', JSON.stringify(fields.address), ',"after":', JSON.stringify(fields.after)];
+  if (proposal.action === "lookup") parts.push(',"arguments":', jsonText(proposal.arguments));
+  parts.push(',"binding":', numberText(next.binding), ',"key":', next.key === null ? "null" : JSON.stringify(next.key), ',"ms":', JSON.stringify(Math.floor(fields.ms)));
+  parts.push(',"oracle":', mapText(next.oracle));
+  if (next.policy !== undefined) parts.push(',"policy":', jsonText(policyJson(next.policy)));
+  parts.push(',"predicates":', mapText(next.predicates), ',"prob":', numberText(next.prob), ',"probs":', mapText(next.probs));
+  if (proposal.action !== "lookup") parts.push(',"reason":', JSON.stringify(proposal.reason));
+  if (fields.shadow === true) parts.push(',"shadow":true');
+  parts.push(',"site":', next.site === null ? "null" : JSON.stringify(next.site));
+  if (proposal.action === "lookup") parts.push(',"tool":', JSON.stringify(proposal.tool));
+  if (fields.withheld !== undefined) parts.push(',"withheld":', JSON.stringify(fields.withheld));
+  parts.push("}");
+  return parts.join("");
 }
 
 function numberText(n: number | null): string {
@@ -98,14 +100,16 @@ function numberText(n: number | null): string {
 /** A map of numbers as a JSON object, keys sorted (already in order, the options' order, it is written as it is). */
 function mapText(m: ReadonlyMap<string, number>): string {
   if (m.size === 0) return "{}";
-  let out = "{";
+  const parts: string[] = ["{"];
   let prev: string | undefined;
   for (const [k, v] of m) {
     if (k === "__proto__" || hasHighChar(k) || (prev !== undefined && !(prev < k))) return jsonText(record(m));
-    out += `${prev === undefined ? "" : ","}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    if (prev !== undefined) parts.push(",");
+    parts.push(JSON.stringify(k), ":", JSON.stringify(v));
     prev = k;
   }
-  return out + "}";
+  parts.push("}");
+  return parts.join("");
 }
 
 function hasHighChar(s: string): boolean {

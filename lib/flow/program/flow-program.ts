@@ -41,9 +41,9 @@ export class FlowProgram {
   /** The run after a call to `tool` (failed or not) that makes at most `maxLookups` lookups. */
   private run(tool: string, failed: boolean, maxLookups: number) {
     // A tool the flow does not know gets the next id, so its decision still names it.
-    const names = [...this.model.tools];
+    const known = this.model.tools;
     const call = this.model.id(tool);
-    if (call === names.length) names.push(tool);
+    const names = call === known.length ? [...known, tool] : known;
     return execute(this.program, this.model, names, { call, callFailed: failed, maxLookups });
   }
 
