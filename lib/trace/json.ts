@@ -71,10 +71,27 @@ export function jsonText(v: Json): string {
   return out + "}";
 }
 
+/** Up to this many keys (most objects), the keys are sorted in place by insertion: `sort()` copies the array to sort it. */
+const FEW_KEYS = 16;
+
 /** Keys in code point order (UTF-16 order differs only once surrogates meet U+E000–U+FFFF). */
 export function sortedKeys(o: JsonObject): string[] {
   const keys = Object.keys(o);
-  return keys.some(hasHighChar) ? keys.sort(compareCodePoints) : keys.sort();
+  const n = keys.length;
+  if (n < 2) return keys;
+  for (let i = 0; i < n; i++) if (hasHighChar(keys[i]!)) return keys.sort(compareCodePoints);
+  if (n > FEW_KEYS) return keys.sort();
+  // `<` on strings is UTF-16 order, the order `sort()` gives; keys are distinct, so no ties.
+  for (let i = 1; i < n; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 function hasHighChar(s: string): boolean {
