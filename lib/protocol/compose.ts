@@ -15,9 +15,13 @@ export function resultLine(idText: string, result: unknown): Buffer {
   return Buffer.from(`{"jsonrpc":"2.0","id":${idText},"result":${JSON.stringify(result)}}\n`);
 }
 
-/** A `tools/call` result of one text item. */
+/**
+ * A `tools/call` result of one text item: the bytes `resultLine` writes for
+ * `{ content: [{ type: "text", text }], isError }`, written out without building the object
+ * (a refusal is answered so, once per refused call).
+ */
 export function toolResultLine(idText: string, text: string, isError: boolean): Buffer {
-  return resultLine(idText, { content: [{ type: "text", text }], isError });
+  return Buffer.from(`{"jsonrpc":"2.0","id":${idText},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"isError":${isError ? "true" : "false"}}}\n`);
 }
 
 const ID_SLOT = "\u0000stretto id\u0000";
