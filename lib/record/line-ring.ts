@@ -8,7 +8,8 @@
  * much), which at one request in flight sits on every round trip's path. Instead the writer
  * thread wakes itself every few milliseconds, takes what is there, and moves `HEAD` once it
  * is written, so the proxy may reuse it. The proxy wakes it only when it naps with much
- * waiting (LAG_BYTES), or when it had gone to sleep after a quiet spell (`STATE`).
+ * waiting (LAG_BYTES), or when it had gone to sleep after a quiet spell (`STATE`), and then
+ * only after the turn's lines are forwarded.
  *
  * Fresh memory per hand-over was what recording used to cost most (on a small VM, touching
  * a new megabyte takes ~8 ms, copying into one already touched ~0.1 ms), hence one ring for
@@ -95,10 +96,27 @@ export class LineRing {
     // left to it. (Missed by a hair as it lies down, it is woken on the next line.)
     const state = Atomics.load(this.ctrl, STATE);
     if (state === SLEEPING || (state === NAPPING && (at >= head ? at - head : this.wrappedAt - head + at) >= LAG_BYTES)) {
-      if (Atomics.compareExchange(this.ctrl, STATE, state, AWAKE) === state) this.wake();
+      if (Atomics.compareExchange(this.ctrl, STATE, state, AWAKE) === state) this.wakeSoon();
     }
     return true;
   }
+
+  /**
+   * Wakes the writer once this turn's lines are on their way: the notify costs the thread
+   * that sends it tens of µs, which the line being forwarded need not wait for. (The writer
+   * stays asleep until then: its state already says awake, so no other line wakes it.)
+   */
+  private wakeSoon(): void {
+    if (this.wakePending) return;
+    this.wakePending = true;
+    setImmediate(this.wakeNow);
+  }
+
+  private wakePending = false;
+  private readonly wakeNow = (): void => {
+    this.wakePending = false;
+    this.wake();
+  };
 
   /** Wakes the writer thread now (a message for it, or much to write). */
   wake(): void {

@@ -25,7 +25,7 @@ import { Spill } from "./spill.js";
 /** How long lines may wait in the ring before they are written. */
 const BATCH_MS = 10;
 /** Naps with nothing to write before the thread sleeps until the next line (about a second). */
-const IDLE_NAPS = 100;
+const IDLE_NAPS = 5;
 /** What must have come in while a batch was written for the next to be taken without a nap. */
 const BUSY_BYTES = 64 * 1024;
 /** Room given back to the proxy at least this often while a long backlog is written. */
