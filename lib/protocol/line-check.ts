@@ -28,8 +28,6 @@ export type LineCheck =
 
 const LF = 0x0a;
 const CR = 0x0d;
-// What a number looks like where the strict scan already checked the grammar.
-const NUMBER = /^-?[0-9]/;
 
 /**
  * The check a host line passes before a judging plugin sees it, and so before anything of
@@ -110,7 +108,11 @@ export function fullCheck(text: string): LineCheck {
  * integers; `1e2` or `2.5` still get their answer with the id exactly as written.)
  */
 export function isIdText(idText: string): boolean {
-  return idText.startsWith('"') || NUMBER.test(idText);
+  // A string's quote, or a number's first digit (after its minus sign): what /^"|^-?[0-9]/ matches.
+  const c = idText.charCodeAt(0);
+  if (c === 0x22 /* " */) return true;
+  const d = c === 0x2d /* - */ ? idText.charCodeAt(1) : c;
+  return d >= 0x30 && d <= 0x39;
 }
 
 /** The message a part holds, or why it is not one. */
