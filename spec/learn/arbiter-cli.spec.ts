@@ -113,7 +113,7 @@ describe("stretto learn with an arbiter", function () {
       oracle: new MockOracle(),
       bind: (tool) => {
         const b = bind(tool);
-        return b.ok ? { ok: true, arguments: b.args as JsonObject, chance: b.chance } : b;
+        return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : b;
       },
     });
     assert.deepEqual(next.proposal, { action: "lookup", tool: "get_account", arguments: { account_id: "acct_999" } });

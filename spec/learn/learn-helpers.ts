@@ -53,7 +53,7 @@ export function decide(flow: Flow, ep: Episode, decider: DeciderName, threshold 
     threshold,
     bind: (tool) => {
       const b = bind(tool);
-      return b.ok ? { ok: true, arguments: b.args as JsonObject, chance: b.chance } : b;
+      return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : b;
     },
   });
 }

@@ -26,7 +26,7 @@ export type ShopStep =
 
 /** What the shop answers: customer N is `cN@example.com`, account `acct_N`, orders `ord_Na`, `ord_Nb`. */
 export function shopAnswer(tool: ShopTool, args: Record<string, Json>): string {
-  const arg = (k: string) => (typeof args[k] === "string" ? (args[k] as string) : "");
+  const arg = (k: string) => (typeof args[k] === "string" ? args[k] : "");
   switch (tool) {
     case "find_account":
       return `acct_${arg("email").replace(/^c/, "").replace(/@example\.com$/, "")}`;
