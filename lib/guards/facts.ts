@@ -116,7 +116,10 @@ export class Facts implements FactView {
   /** A call the agent (or the proxy) made; a reused id replaces the earlier call. */
   addCall(call: CallFact): void {
     this.applied++;
-    this.calls.set(call.id, { name: call.name, arguments: call.arguments });
+    // Its arguments are kept only for a result that reads them (a flight's status, a change of
+    // an order's items): a read's arguments, held while it is in flight, would outlive their use.
+    const keep = call.name === "get_flight_status" || ITEM_CHANGES.includes(call.name);
+    this.calls.set(call.id, { name: call.name, arguments: keep ? call.arguments : null });
   }
 
   addResult(result: ResultFact): void {

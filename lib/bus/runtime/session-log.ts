@@ -158,7 +158,9 @@ export class SessionLog {
     if (f[PARSED] === undefined && this.builder.wantsLine(f.from, f.bytes) === false) return;
     const value = (late ? jsonOfLate(f) : jsonOf(f)) as Json | undefined;
     if (value !== undefined && this.builder.wants(f.from, value) && (f[CHECKED]?.ok === true || readsBack(value))) {
-      this.builder.entry({ t_ms: f.tMs, from: f.from, message: value });
+      // A batch is read message by message (`entry`); one message needs no entry made for it.
+      if (Array.isArray(value)) this.builder.entry({ t_ms: f.tMs, from: f.from, message: value });
+      else this.builder.message(f.tMs, f.from, value);
       this.handOn();
     }
   }
