@@ -77,39 +77,53 @@ export function decisionJson(next: Next, fields: DecisionFields): JsonObject {
  */
 export function decisionLine(next: Next, fields: DecisionFields): string {
   const { proposal } = next;
-  // The pieces joined once: one string of the line's length, rather than one for each `+`.
-  const parts: string[] = ['{"action":', JSON.stringify(proposal.action), ',"address":', JSON.stringify(fields.address), ',"after":', JSON.stringify(fields.after)];
-  if (proposal.action === "lookup") parts.push(',"arguments":', jsonText(proposal.arguments));
-  parts.push(',"binding":', numberText(next.binding), ',"key":', next.key === null ? "null" : JSON.stringify(next.key), ',"ms":', JSON.stringify(Math.floor(fields.ms)));
-  parts.push(',"oracle":', mapText(next.oracle));
-  if (next.policy !== undefined) parts.push(',"policy":', jsonText(policyJson(next.policy)));
-  parts.push(',"predicates":', mapText(next.predicates), ',"prob":', numberText(next.prob), ',"probs":', mapText(next.probs));
-  if (proposal.action !== "lookup") parts.push(',"reason":', JSON.stringify(proposal.reason));
-  if (fields.shadow === true) parts.push(',"shadow":true');
-  parts.push(',"site":', next.site === null ? "null" : JSON.stringify(next.site));
-  if (proposal.action === "lookup") parts.push(',"tool":', JSON.stringify(proposal.tool));
-  if (fields.withheld !== undefined) parts.push(',"withheld":', JSON.stringify(fields.withheld));
-  parts.push("}");
-  return parts.join("");
+  let out = `{"action":${str(proposal.action)},"address":${str(fields.address)},"after":${typeof fields.after === "string" ? str(fields.after) : num(fields.after)}`;
+  if (proposal.action === "lookup") out += `,"arguments":${jsonText(proposal.arguments)}`;
+  out += `,"binding":${numberText(next.binding)},"key":${next.key === null ? "null" : str(next.key)},"ms":${num(Math.floor(fields.ms))}`;
+  out += `,"oracle":${mapText(next.oracle)}`;
+  if (next.policy !== undefined) out += `,"policy":${jsonText(policyJson(next.policy))}`;
+  out += `,"predicates":${mapText(next.predicates)},"prob":${numberText(next.prob)},"probs":${mapText(next.probs)}`;
+  if (proposal.action !== "lookup") out += `,"reason":${str(proposal.reason)}`;
+  if (fields.shadow === true) out += `,"shadow":true`;
+  out += `,"site":${next.site === null ? "null" : str(next.site)}`;
+  if (proposal.action === "lookup") out += `,"tool":${str(proposal.tool)}`;
+  if (fields.withheld !== undefined) out += `,"withheld":${str(fields.withheld)}`;
+  return out + "}";
 }
 
 function numberText(n: number | null): string {
-  return n === null ? "null" : JSON.stringify(n);
+  return n === null ? "null" : num(n);
+}
+
+/** A number as `JSON.stringify` writes it, without its serializer: a finite one as `String` writes it, else null. */
+function num(n: number): string {
+  return Number.isFinite(n) ? String(n) : "null";
+}
+
+/**
+ * A string as `JSON.stringify` writes it. One with nothing to escape (no quote, backslash,
+ * control character or surrogate) is quoted as it is, without the serializer (a decision
+ * line holds a dozen such strings: tool names, sites, reasons).
+ */
+function str(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
+  }
+  return `"${s}"`;
 }
 
 /** A map of numbers as a JSON object, keys sorted (already in order, the options' order, it is written as it is). */
 function mapText(m: ReadonlyMap<string, number>): string {
   if (m.size === 0) return "{}";
-  const parts: string[] = ["{"];
+  let out = "{";
   let prev: string | undefined;
   for (const [k, v] of m) {
     if (k === "__proto__" || hasHighChar(k) || (prev !== undefined && !(prev < k))) return jsonText(record(m));
-    if (prev !== undefined) parts.push(",");
-    parts.push(JSON.stringify(k), ":", JSON.stringify(v));
+    out += `${prev === undefined ? "" : ","}${str(k)}:${num(v)}`;
     prev = k;
   }
-  parts.push("}");
-  return parts.join("");
+  return out + "}";
 }
 
 function hasHighChar(s: string): boolean {
