@@ -73,7 +73,7 @@ const NO_OUTPUT = -1;
  * `fieldValues` reading of the same outputs, without parsing every result a third time.
  */
 export class FieldTableBuilder {
-  private readonly offered = new Map<string, Map<string, CodeField>>();
+  private readonly offers = new Map<string, Map<string, CodeField>>();
   private tally: Tally | undefined;
   private kept: Pick<FieldTable, "candidates" | "byTool"> | undefined;
   private readonly rows: FieldTable["values"] = [];
@@ -95,9 +95,27 @@ export class FieldTableBuilder {
   offer(s: readonly Step[]): void {
     for (const step of s) {
       if (step.kind !== "call" || step.output === undefined) continue;
-      let fields = this.offered.get(step.tool);
-      if (fields === undefined) this.offered.set(step.tool, (fields = new Map<string, CodeField>()));
+      let fields = this.offers.get(step.tool);
+      if (fields === undefined) this.offers.set(step.tool, (fields = new Map<string, CodeField>()));
       fieldsOf(parse(step.output), fields);
+    }
+  }
+
+  /** Pass 1's result: per tool, the fields its results offered, by key (first-pass.ts sends them between threads). */
+  offered(): [string, [string, CodeField][]][] {
+    return [...this.offers].map(([tool, fields]) => [tool, [...fields]]);
+  }
+
+  /**
+   * Offers made elsewhere, as if `offer` had been given the steps that made them: the
+   * fields offered are sets (pass 2 sorts them), so where and in what order they were
+   * offered does not matter.
+   */
+  addOffered(offers: readonly [string, readonly [string, CodeField][]][]): void {
+    for (const [tool, fields] of offers) {
+      let into = this.offers.get(tool);
+      if (into === undefined) this.offers.set(tool, (into = new Map<string, CodeField>()));
+      for (const [key, f] of fields) into.set(key, f);
     }
   }
 
@@ -177,8 +195,8 @@ export class FieldTableBuilder {
 
   private startTally(): Tally {
     const tally: Tally = new Map();
-    for (const tool of [...this.offered.keys()].sort(compareCodePoints)) {
-      const fields = [...this.offered.get(tool)!].sort(([a], [b]) => compareCodePoints(a, b)).map(([, f]) => f);
+    for (const tool of [...this.offers.keys()].sort(compareCodePoints)) {
+      const fields = [...this.offers.get(tool)!].sort(([a], [b]) => compareCodePoints(a, b)).map(([, f]) => f);
       const columns = fields.map(() => (this.record ? [] : undefined));
       tally.set(tool, { index: tally.size, fields, counts: fields.map(() => new Map()), columns, outputs: 0 });
     }

@@ -12,6 +12,7 @@ import type { Episodes } from "./episode-store.js";
 import { ORDER, fitGrouped, fitReach } from "./fit-habit.js";
 import { learnSites } from "./learn-sites.js";
 import { readPasses } from "./read-passes.js";
+import type { FirstPassDigest } from "./first-pass.js";
 
 /** The group a goal-free flow's habit is conditioned on. */
 export const GOAL_FREE_GROUP = 1;
@@ -42,6 +43,8 @@ export interface LearnInput {
   nowMs: number;
   /** Fixes α instead of estimating it (tests). */
   alpha?: number;
+  /** The first pass over `episodes`, made while they were read (first-pass.ts); made here when absent. */
+  firstPass?: FirstPassDigest | undefined;
 }
 
 /**
@@ -79,6 +82,7 @@ function learnParts(input: LearnSource, bindingsHere: boolean): { bindings: Bind
     constants: input.constants,
     halfLife: input.halfLife,
     bindingsHere,
+    firstPass: input.firstPass,
   });
   const vocabSize = vocab.length + 1;
   if (plain.length === 0) throw new LearnError(NO_SUCCESSES);

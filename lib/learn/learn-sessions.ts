@@ -52,8 +52,11 @@ export async function learnFromSessionsThreaded(read: FolderSessions, o: Session
   const input = settings(read, o);
   const kinds = new Map(Object.entries(input.manifest.tools)) as Map<string, ToolKind>;
   const job = bindingsOnThread({ packed: read.episodes.packed(), reading, kinds, constants: o.constants }, read.episodes);
+  // The first pass made while reading counts only if the episodes were read as they are here.
+  const made = read.firstPass;
+  const firstPass = made !== undefined && sameReading(made.reading, reading) ? made.digest : undefined;
   try {
-    return await learnFlowBeside({ ...input, episodes: mapEpisodes(read.episodes, (ep) => sessionEpisode(ep, reading)) }, job.bindings);
+    return await learnFlowBeside({ ...input, episodes: mapEpisodes(read.episodes, (ep) => sessionEpisode(ep, reading)), firstPass }, job.bindings);
   } catch (e) {
     job.stop();
     throw e;
@@ -63,6 +66,10 @@ export async function learnFromSessionsThreaded(read: FolderSessions, o: Session
 /** What the learner reads of a folder's sessions, given the options (every episode in memory). */
 export function learnInput(read: FolderSessions, o: SessionsOptions): LearnInput {
   return { ...settings(read, o), episodes: read.episodes.map((ep) => sessionEpisode(ep, o)) };
+}
+
+function sameReading(a: EpisodeReading, b: EpisodeReading): boolean {
+  return a.domain === b.domain && a.agentOnly === b.agentOnly && a.rewards === b.rewards;
 }
 
 /** Everything but the episodes. */

@@ -11,7 +11,8 @@
  *    (so no third pass reads the candidates' values), the binder's picks scored (need the
  *    counted calls).
  *
- * When another thread learns the bindings (bindings-thread.ts), the passes leave them out.
+ * When another thread learns the bindings (bindings-thread.ts), the passes leave them out,
+ * and pass 1 may have been made already, as the sessions were read (first-pass.ts).
  *
  * Each part is the same computation it is alone (`learnVocab`, `trainingSet`,
  * `fieldTable`, `learnBindings`), fed the same episodes in the same order.
@@ -25,6 +26,7 @@ import { firstPassBindings } from "./bindings/finish-tables.js";
 import { scorePicks } from "./bindings/score-picks.js";
 import type { Episodes } from "./episode-store.js";
 import { FieldTableBuilder, type FieldTable } from "./field-table.js";
+import type { FirstPassDigest } from "./first-pass.js";
 import { TrainingSetBuilder, halfLifeWeights, isSuccess, type TrainingEpisode } from "./training-set.js";
 import { actionIds, addCalledTools, vocabOf } from "./vocab.js";
 
@@ -50,6 +52,12 @@ export interface PassInput {
   halfLife?: number | undefined;
   /** Whether the passes learn the bindings too (default); false when another thread does. */
   bindingsHere?: boolean;
+  /**
+   * The first pass, made while the episodes were read (first-pass.ts): used in place of
+   * pass 1 when that pass has nothing else to do (the bindings learned elsewhere, every
+   * episode a training one).
+   */
+  firstPass?: FirstPassDigest | undefined;
 }
 
 /** One pass: every episode to `all`, the successful training ones to `success`; one read when they are the same episodes. */
@@ -72,18 +80,26 @@ export function readPasses(input: PassInput): ReadPasses {
   const fields = new FieldTableBuilder(true);
   const counts = input.bindingsHere === false ? undefined : emptyCallCounts();
   let successes = 0;
-  pass(
-    input,
-    (ep) => {
-      addCalledTools(tools, ep);
-      models.add(ep.agent_model);
-    },
-    (ep) => {
-      successes++;
-      fields.offer(steps(ep));
-      if (counts !== undefined) countCalls(counts, ep, input.kinds);
-    },
-  );
+  const made = input.firstPass;
+  if (made !== undefined && counts === undefined && input.training === undefined) {
+    for (const tool of made.called) tools.add(tool);
+    for (const model of made.models) models.add(model);
+    successes = made.successes;
+    fields.addOffered(made.offered);
+  } else {
+    pass(
+      input,
+      (ep) => {
+        addCalledTools(tools, ep);
+        models.add(ep.agent_model);
+      },
+      (ep) => {
+        successes++;
+        fields.offer(steps(ep));
+        if (counts !== undefined) countCalls(counts, ep, input.kinds);
+      },
+    );
+  }
   const vocab = vocabOf(tools);
   const ids = actionIds(vocab);
   const sources = [...models].sort(compareCodePoints);

@@ -6,12 +6,15 @@
  */
 import { Worker } from "node:worker_threads";
 import type { SessionPlan } from "./session-reader.js";
+import type { EpisodeReading } from "./session-episode.js";
 import type { RunMessage } from "./sessions-run.js";
 
 /** What the reading thread is sent. */
 export interface ReadJob {
   paths: readonly string[];
   plans: readonly SessionPlan[];
+  /** Make the learner's first pass over the episodes as they are read, read this way (first-pass.ts). */
+  firstPass?: EpisodeReading | undefined;
 }
 
 /** What it posts: how many sessions it has read, then its run or its failure. */
@@ -22,7 +25,7 @@ export interface RunOnThread {
   stop(): void;
 }
 
-export function readOnThread(paths: readonly string[], plans: readonly SessionPlan[], read: (n: number) => void): RunOnThread {
+export function readOnThread(paths: readonly string[], plans: readonly SessionPlan[], read: (n: number) => void, firstPass?: EpisodeReading): RunOnThread {
   let worker: Worker | undefined;
   const run = new Promise<RunMessage | undefined>((resolve) => {
     try {
@@ -37,7 +40,7 @@ export function readOnThread(paths: readonly string[], plans: readonly SessionPl
     });
     worker.once("error", () => resolve(undefined));
     worker.once("exit", () => resolve(undefined));
-    const job: ReadJob = { paths, plans };
+    const job: ReadJob = { paths, plans, firstPass };
     worker.postMessage(job);
   }).finally(() => void worker?.terminate());
   return { run, stop: () => void worker?.terminate() };

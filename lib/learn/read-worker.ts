@@ -3,6 +3,7 @@ import { parentPort } from "node:worker_threads";
 import { errorText } from "../util/error-text.js";
 import { readSessionRun } from "./session-reader.js";
 import { runMessage } from "./sessions-run.js";
+import { FirstPass } from "./first-pass.js";
 import type { ReadJob, ReadReply } from "./read-thread.js";
 
 /** How often the thread tells how far it has come. */
@@ -12,9 +13,10 @@ const post = (m: ReadReply, moved: ArrayBuffer[] = []): void => parentPort!.post
 
 parentPort?.once("message", (job: ReadJob) => {
   let n = 0;
-  readSessionRun(job.paths, job.plans, () => ++n % TELL_EVERY === 0 && post({ read: n })).then(
+  const first = job.firstPass === undefined ? undefined : new FirstPass(job.firstPass);
+  readSessionRun(job.paths, job.plans, () => ++n % TELL_EVERY === 0 && post({ read: n }), first && ((ep) => first.add(ep))).then(
     (run) => {
-      const message = runMessage(run);
+      const message = runMessage(run, first?.digest());
       const { blocks, pending } = message.packed;
       post({ ok: true, run: message }, [...blocks, pending].map((b) => b.buffer as ArrayBuffer));
     },

@@ -76,12 +76,13 @@ export interface SessionsRead {
   contracts: Map<string, string>;
 }
 
-/** The sessions `plans` of the logs at `paths`, one after another, `read` told after each. */
-export async function readSessionRun(paths: readonly string[], plans: readonly SessionPlan[], read?: () => void): Promise<SessionsRead> {
+/** The sessions `plans` of the logs at `paths`, one after another, `read` told after each and `each` given each episode. */
+export async function readSessionRun(paths: readonly string[], plans: readonly SessionPlan[], read?: () => void, each?: (ep: Episode) => void): Promise<SessionsRead> {
   const out: SessionsRead = { episodes: new EpisodeStore(), listed: new ManifestBuilder(), contracts: new Map() };
   for (const s of plans) {
     const session = await readSession(paths, s);
     const { episode, contracts } = session.finish(session.header);
+    each?.(episode);
     out.episodes.add(episode);
     out.listed.absorb(session.listed);
     for (const [tool, c] of contracts) out.contracts.set(tool, c);

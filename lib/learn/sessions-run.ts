@@ -7,6 +7,7 @@
 import type { ManifestBuilder, ToolDoc, ToolKind, ToolManifest } from "../trace/index.js";
 import { compareCodePoints } from "../trace/json.js";
 import type { EpisodeStore, PackedEpisodes } from "./episode-store.js";
+import { joinDigests, type FirstPassDigest } from "./first-pass.js";
 import type { SessionsRead } from "./session-reader.js";
 
 export interface RunMessage {
@@ -16,11 +17,13 @@ export interface RunMessage {
   docs: [string, ToolDoc][];
   /** The run's contracts in the order its map holds them. */
   contracts: [string, string][];
+  /** The learner's first pass over the run's episodes, when it was asked for. */
+  firstPass?: FirstPassDigest | undefined;
 }
 
-export function runMessage(run: SessionsRead): RunMessage {
+export function runMessage(run: SessionsRead, firstPass?: FirstPassDigest): RunMessage {
   const m = run.listed.finish("");
-  return { packed: run.episodes.packed(), tools: Object.entries(m.tools), docs: Object.entries(m.docs), contracts: [...run.contracts] };
+  return { packed: run.episodes.packed(), tools: Object.entries(m.tools), docs: Object.entries(m.docs), contracts: [...run.contracts], firstPass };
 }
 
 /** What the learner finishes into a manifest: one builder's tools, or several runs' (`ListedRuns`). */
@@ -49,9 +52,13 @@ function laterWins<V>(earlier: [string, V][], later: [string, V][]): Record<stri
   return out;
 }
 
-/** `first` followed by `later`, whose episodes are appended to `first`'s store. */
-export function joinRuns(first: { episodes: EpisodeStore; listed: ListedTools; contracts: Map<string, string> }, later: RunMessage) {
+/** `first` followed by `later`, whose episodes are appended to `first`'s store (first passes joined when both made one). */
+export function joinRuns(
+  first: { episodes: EpisodeStore; listed: ListedTools; contracts: Map<string, string>; firstPass?: FirstPassDigest | undefined },
+  later: RunMessage,
+) {
   first.episodes.append(later.packed);
   for (const [tool, c] of later.contracts) first.contracts.set(tool, c);
-  return { episodes: first.episodes, listed: new ListedRuns(first.listed, later), contracts: first.contracts };
+  const firstPass = first.firstPass !== undefined && later.firstPass !== undefined ? joinDigests(first.firstPass, later.firstPass) : undefined;
+  return { episodes: first.episodes, listed: new ListedRuns(first.listed, later), contracts: first.contracts, firstPass };
 }

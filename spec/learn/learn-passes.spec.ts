@@ -23,6 +23,7 @@ import { addTallies, blockCounter, scoreTakenBlocks, talliesOf, withEmptyTallies
 import { successfulSessions } from "../../lib/learn/bindings/stored-bindings.js";
 import type { EpisodeBlocks } from "../../lib/learn/episode-store.js";
 import type { ToolKind } from "../../lib/flow/ir/index.js";
+import { FirstPass, type FirstPassDigest } from "../../lib/learn/first-pass.js";
 
 const SESSIONS = 300;
 
@@ -174,6 +175,19 @@ describe("learning in passes over the stored sessions", function () {
         // The bindings learned on a second thread from the store's bytes (the richest variant only: a thread per test costs).
         const threaded = await learnFromSessionsThreaded(read, { ...o, bindingsThread: true });
         assert.equal(flowText(threaded), flowText(held));
+      }
+      if (!name.startsWith("every")) {
+        // The first pass made while reading, on both reading threads, as `stretto learn --habit-only` reads.
+        const reading = { domain: o.domain, rewards: o.rewards, agentOnly: o.agentOnly };
+        const readFirst = await readFolderSessions(await planFolder(dir), undefined, { thread: true, firstPass: reading });
+        const whole = new FirstPass(reading);
+        for (const ep of readFirst.episodes) whole.add(ep);
+        const made = readFirst.firstPass!.digest;
+        const sorted = (d: FirstPassDigest) => ({ ...d, called: [...d.called].sort(), models: [...d.models].sort(), offered: d.offered.map(([t, f]) => [t, [...f].sort()]).sort() });
+        assert.deepStrictEqual(sorted(made), sorted(whole.digest()));
+        assert.ok(made.offered.length > 0 && made.successes === SESSIONS - rewards.size);
+        const fromReading = await learnFromSessionsThreaded(readFirst, { ...o, bindingsThread: true });
+        assert.equal(flowText(fromReading), flowText(held));
       }
       assert.ok(streamed.map.fields.size > 0, "code features are chosen");
       assert.equal(streamed.provenance.habitEpisodes, SESSIONS - rewards.size);

@@ -158,7 +158,9 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     let read: FolderSessions;
     if (dir !== undefined) {
       const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
-      read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total));
+      // A habit learned in passes makes its first pass as the sessions are read.
+      const firstPass = habitOnly ? { domain, rewards, agentOnly: args.flags.has("--agent-only") } : undefined;
+      read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total), { firstPass });
       progress.done();
     } else {
       read = wholeSessions(await readOtelFile(otelPath!, domain));
