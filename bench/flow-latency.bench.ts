@@ -13,6 +13,13 @@
  * handed back; the in-process server answers on the next turn of the event loop). The floor
  * is the same loop with no plugin.
  *
+ * Each arm also prints the bytes allocated inside its measured spans (the plugin's own work;
+ * the heap is read outside each span), those of the whole loop, and how many of the
+ * session's collections began inside a measured span. Few do: V8 runs most young-generation
+ * collections as a task between turns of the event loop, which fall in the lookups' waits and
+ * the world's turns. So the world's garbage does not reach the figure, and the world stays in
+ * this process rather than on a worker thread (docs/flows.md, "The tail of a decision").
+ *
  * The session lookup cap (`--flow-per-session`, 40) is lifted so the flow acts all session
  * long: with it, the flow stops looking up after the first few customers and the later
  * calls say nothing about it. The published flow has no reach counts (the CLI refuses
