@@ -66,12 +66,13 @@ function quickCheck(text: string, parsed: unknown): LineCheck | undefined {
   }
   const scan = quickScan(text);
   if (scan === undefined || !sameKeyCount(value, scan.keys)) return undefined;
-  const values = scan.batch ? (value as unknown[]) : [value];
-  if (values.length !== scan.parts.length) return undefined;
+  // (The scan is the scanner's until the next line: read it here, keep none of it.)
+  const count = scan.batch ? (value as unknown[]).length : 1;
+  if (count !== scan.count) return undefined;
   const messages: WireMessage[] = [];
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < count; i++) {
     const part = scan.parts[i]!;
-    const v = values[i] as Record<string, unknown>;
+    const v = (scan.batch ? (value as unknown[])[i] : value) as Record<string, unknown>;
     if (scan.mayBeUnreadable && unreadableValue(v) !== undefined) return undefined;
     const m = messageOf(v, text.slice(part.offset, part.offset + part.length), part.idText);
     if (typeof m === "string") return undefined;

@@ -15,9 +15,15 @@ export interface QuickPart {
   readonly idText: string | undefined;
 }
 
+/**
+ * What a scan found. It is the scanner's own, valid until the next scan (the strict check
+ * reads it at once), so that a line costs no objects here but its ids' texts.
+ */
 export interface QuickScan {
   readonly batch: boolean;
+  /** The messages: the first `count` of `parts`. */
   readonly parts: readonly QuickPart[];
+  readonly count: number;
   /** Whether a value may be one a strict reader reads differently (a surrogate escape, a number past a double): walk it. */
   readonly mayBeUnreadable: boolean;
   /** How many keys the text writes, in all its objects (see {@link sameKeyCount}). */
@@ -42,16 +48,21 @@ interface OpenPart {
   idText: string | undefined;
 }
 
+/** What each scan returns (see {@link QuickScan}). */
+const found = { batch: false, parts: [] as QuickPart[], count: 0, mayBeUnreadable: false, keys: 0 };
+
 /** Per open container (by depth): 1 for an object, 0 for an array. */
 const open = new Uint8Array(MAX_DEPTH + 2);
 
 /**
  * The scan under way: one for every scan, since a scan never nests in another and calls
- * nothing that could start one, so scanning a line makes no closures.
+ * nothing that could start one, so scanning a line makes no closures. Its parts are reused
+ * from scan to scan (`count` of them are this scan's).
  */
 const at = {
   text: "",
   parts: [] as OpenPart[],
+  count: 0,
   depth: 0,
   partDepth: 0,
   idNext: false,
@@ -59,12 +70,16 @@ const at = {
   idDepth: -1,
 };
 
-/** What `at.parts` holds between scans (never added to: each scan starts its own). */
-const NO_PARTS: OpenPart[] = [];
-
 /** A value begins at `i`: a message's when at the parts' depth, an id's after the key `id`. */
 function valueStart(i: number): void {
-  if (at.depth === at.partDepth) at.parts.push({ offset: i, length: 0, idText: undefined });
+  if (at.depth === at.partDepth) {
+    let part = at.parts[at.count];
+    if (part === undefined) at.parts.push((part = { offset: 0, length: 0, idText: undefined }));
+    part.offset = i;
+    part.length = 0;
+    part.idText = undefined;
+    at.count++;
+  }
   if (at.idNext) {
     at.idStart = i;
     at.idDepth = at.depth;
@@ -74,13 +89,12 @@ function valueStart(i: number): void {
 
 /** A value ends before `i`. */
 function valueEnd(i: number): void {
-  const parts = at.parts;
+  const part = at.parts[at.count - 1]!;
   if (at.idStart !== -1 && at.idDepth === at.depth) {
-    const part = parts[parts.length - 1]!;
     part.idText ??= at.text.slice(at.idStart, i);
     at.idStart = -1;
   }
-  if (at.depth === at.partDepth) parts[parts.length - 1]!.length = i - parts[parts.length - 1]!.offset;
+  if (at.depth === at.partDepth) part.length = i - part.offset;
 }
 
 /**
@@ -92,9 +106,8 @@ export function quickScan(text: string): QuickScan | undefined {
   try {
     return scan(text);
   } finally {
-    // Nothing of the line stays referenced once it is scanned.
+    // The line's text is not kept once it is scanned.
     at.text = "";
-    at.parts = NO_PARTS;
   }
 }
 
@@ -105,9 +118,8 @@ function scan(text: string): QuickScan | undefined {
   const batch = text.charCodeAt(i) === OPEN_BRACKET;
   const messageDepth = batch ? 2 : 1;
   const partDepth = messageDepth - 1;
-  const parts: OpenPart[] = [];
   at.text = text;
-  at.parts = parts;
+  at.count = 0;
   at.depth = 0;
   at.partDepth = partDepth;
   at.idNext = false;
@@ -183,8 +195,13 @@ function scan(text: string): QuickScan | undefined {
       valueEnd(i + 1);
     }
   }
-  if (parts.length === 0) return undefined;
-  return { batch, parts, mayBeUnreadable, keys };
+  if (at.count === 0) return undefined;
+  found.batch = batch;
+  found.parts = at.parts;
+  found.count = at.count;
+  found.mayBeUnreadable = mayBeUnreadable;
+  found.keys = keys;
+  return found;
 }
 
 /**
