@@ -20,6 +20,12 @@ export interface GuardsPluginOptions {
   confirmLog?: (session: PluginContext) => ConfirmLogSink | undefined;
 }
 
+/** A call's id in the episode, from the host's message: a string as is, anything else as its JSON (only the judge reads it). */
+function callId(m: WireMessage): string {
+  const id = m.value["id"];
+  return typeof id === "string" ? id : JSON.stringify(id);
+}
+
 /** What the check says of one call: it may go on, or it is refused (and why, and the text the agent gets). */
 type CallVerdict = { refused: boolean; reason?: string; text?: string };
 
@@ -66,14 +72,14 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
 
     /**
      * The guards' verdict, then the judge's for a write it covers: a promise only when the
-     * judge is asked. `callId` is the call's id in the episode (a commit's call has none yet).
+     * judge is asked. `call` is the host's message, whose id is the call's in the episode (a commit's call has none yet).
      */
-    const verdictOn = (name: string, args: unknown, callId: () => string | undefined): CallVerdict | Promise<CallVerdict> => {
+    const verdictOn = (name: string, args: unknown, call: WireMessage | undefined): CallVerdict | Promise<CallVerdict> => {
       const d = check(name, args);
       if (d.refused) return { refused: true, reason: d.reason!, text: d.text! };
       if (judge === undefined || seen === undefined || !confirmedTools.has(name)) return GOES_ON;
       const wordList = d.verdicts.filter((v) => v.rule.endsWith(".confirmed")).every((v) => v.verdict.verdict === "pass");
-      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, seen.before(callId()), wordList).then((j) => {
+      return judge.judge({ tool: name, arguments: (args ?? {}) as Json }, seen.before(call === undefined ? undefined : callId(call)), wordList).then((j) => {
         confirmLog?.write(j.line);
         return j.refusal === undefined ? { refused: false } : { refused: true, reason: j.refusal };
       });
@@ -84,7 +90,7 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       const d = check(call.name, call.arguments);
       return d.reason === undefined ? { refused: d.refused } : { refused: d.refused, reason: d.reason };
     });
-    if (judge !== undefined) session.provide(JUDGED_CALL_CHECK, (call) => Promise.resolve(verdictOn(call.name, call.arguments, () => undefined)));
+    if (judge !== undefined) session.provide(JUDGED_CALL_CHECK, (call) => Promise.resolve(verdictOn(call.name, call.arguments, undefined)));
 
     const refuse = (m: WireMessage, name: string, v: CallVerdict): void => {
       const reason = v.reason!;
@@ -101,12 +107,7 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
       if (!guards.guards(name)) return false;
       const args = (params as Record<string, unknown>)["arguments"];
       if (args !== undefined && args !== null && !isObject(args)) return unjudged(m, `the arguments of ${name} are not an object`);
-      // The call's id in the episode, which only the judge reads.
-      const callId = () => {
-        const id = m.value["id"];
-        return typeof id === "string" ? id : JSON.stringify(id);
-      };
-      const v = verdictOn(name, args, callId);
+      const v = verdictOn(name, args, m);
       const settle = (v: CallVerdict): boolean => {
         if (v.refused) refuse(m, name, v);
         return v.refused;
