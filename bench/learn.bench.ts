@@ -8,6 +8,13 @@
  * time at exit, and the wall time is the child's whole life (start-up included, the same
  * for both). Each figure is the median of the rounds.
  *
+ * The learner reads each log synchronously (a batch tool has nothing else to do meanwhile,
+ * and the thread pool's round trips cost more than reading a small log), where the folder
+ * reader reads asynchronously by default. So there are two floors: the folder reader as
+ * it is (`folderEpisodes`), and the same reader reading each log synchronously
+ * (`folderEpisodes(…, { sync: true })`), and the time target is judged on the faster one
+ * of the two, so that learning is never measured against a slower way of reading.
+ *
  * Targets: learning costs ≤ 2× reading the same logs (wall time, at 10 000 sessions), and
  * its peak RSS at 10 000 sessions is ≤ 1.5× its peak RSS at 1 000.
  *
@@ -41,17 +48,17 @@ interface Measurement {
   detail: string;
 }
 
-if (process.argv[2] === "--read") {
-  await readOnly(process.argv[3]!);
+if (process.argv[2] === "--read" || process.argv[2] === "--read-sync") {
+  await readOnly(process.argv[3]!, process.argv[2] === "--read-sync");
 } else {
   await runBench(Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 3));
 }
 
 /** The floor: every session of the folder read into an Episode, one at a time, none kept. */
-async function readOnly(dir: string): Promise<void> {
+async function readOnly(dir: string, sync: boolean): Promise<void> {
   let episodes = 0;
   let calls = 0;
-  for await (const ep of folderEpisodes(await planFolder(dir))) {
+  for await (const ep of folderEpisodes(await planFolder(dir), undefined, { sync })) {
     episodes++;
     calls += toolCalls(ep).length;
   }
@@ -82,33 +89,35 @@ async function runBench(large: number, rounds: number): Promise<void> {
       for (const count of [small, large]) {
         const dir = folders.get(count)!;
         keep(`read ${count}`, child([self, "--read", dir], work));
+        keep(`sync ${count}`, child([self, "--read-sync", dir], work));
         const out = join(work, `flow-${count}.json`);
         keep(`learn ${count}`, child([STRETTO, "learn", "--habit-only", "--sessions", dir, "--domain", "shop", "--out", out, "--quiet"], work));
       }
     }
     const m = (key: string): Measurement => median(runs.get(key)!);
 
-    const table: string[][] = [["", "wall", "cpu", "peak RSS", "× read", ""]];
+    const table: string[][] = [["", "wall", "cpu", "peak RSS", "× floor", ""]];
+    const floorOf = (count: number): Measurement => [m(`read ${count}`), m(`sync ${count}`)].sort((a, b) => a.wallMs - b.wallMs)[0]!;
     for (const count of [small, large]) {
-      const read = m(`read ${count}`);
-      const learn = m(`learn ${count}`);
+      const floor = floorOf(count);
       const n = count.toLocaleString("en");
-      table.push(row(`${n} sessions: read into Episodes (floor)`, read, read));
-      table.push(row(`${n} sessions: stretto learn --habit-only`, learn, read));
+      table.push(row(`${n} sessions: read into Episodes`, m(`read ${count}`), floor));
+      table.push(row(`${n} sessions: read into Episodes, each log synchronously`, m(`sync ${count}`), floor));
+      table.push(row(`${n} sessions: stretto learn --habit-only`, m(`learn ${count}`), floor));
     }
     const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
     for (const r of table) {
       process.stdout.write(r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd() + "\n");
     }
 
-    const timeRatio = m(`learn ${large}`).wallMs / m(`read ${large}`).wallMs;
+    const timeRatio = m(`learn ${large}`).wallMs / floorOf(large).wallMs;
     const rssRatio = m(`learn ${large}`).maxRssMb / m(`learn ${small}`).maxRssMb;
     const readRss = m(`read ${large}`).maxRssMb / m(`read ${small}`).maxRssMb;
     // The learner uses a second core (reading, the bindings, α), so its CPU ratio is told beside the wall one.
-    const cpuRatio = m(`learn ${large}`).cpuMs / m(`read ${large}`).cpuMs;
+    const cpuRatio = m(`learn ${large}`).cpuMs / floorOf(large).cpuMs;
     const verdict = (ok: boolean): string => (ok ? "PASS" : "MISS");
     process.stdout.write(
-      `learn time / read time at ${large.toLocaleString("en")} sessions: ${timeRatio.toFixed(2)}× (target ≤ ${TIME_TARGET}×: ${verdict(timeRatio <= TIME_TARGET)}; CPU, every thread: ${cpuRatio.toFixed(2)}×)\n` +
+      `learn time / read time (the faster floor) at ${large.toLocaleString("en")} sessions: ${timeRatio.toFixed(2)}× (target ≤ ${TIME_TARGET}×: ${verdict(timeRatio <= TIME_TARGET)}; CPU, every thread: ${cpuRatio.toFixed(2)}×)\n` +
         `learn peak RSS ${large.toLocaleString("en")} / ${small.toLocaleString("en")} sessions: ${rssRatio.toFixed(2)}× (target ≤ ${RSS_TARGET}×: ${verdict(rssRatio <= RSS_TARGET)}; reading alone: ${readRss.toFixed(2)}×)\n`,
     );
   } finally {

@@ -27,7 +27,7 @@ export interface FolderSessions {
 }
 
 /** From this many sessions on, a second thread reads half of them (below, its start-up costs more than it saves). */
-export const READ_THREAD_FROM = 256;
+export const READ_THREAD_FROM = 4096;
 
 export interface ReadOptions {
   /** Whether a second thread reads half of the sessions; by default from {@link READ_THREAD_FROM} sessions on. */

@@ -4,6 +4,12 @@
  * as a stream, its entries going at once to the episode, the listing and the contracts, so
  * no log is ever held whole; only a host session whose logs are merged across servers
  * (tools named `server::tool`) holds its logs while they are merged.
+ *
+ * A log of one session is read synchronously: a folder holds thousands of small logs, and
+ * an asynchronous open, read and close each go through the thread pool, which cost more
+ * than reading the log (and two reading threads then wait on the same pool). The event
+ * loop is let run every {@link SESSIONS_PER_TURN} sessions, so progress and messages from
+ * another thread are not held up.
  */
 import {
   EpisodeBuilder,
@@ -13,7 +19,7 @@ import {
   mergedLog,
   qualifiedEntry,
   readLog,
-  streamLog,
+  streamLogSync,
   type Episode,
   type Folder,
   type LogEntry,
@@ -51,10 +57,13 @@ class SessionReader {
   }
 }
 
-async function streamed(path: string, map?: (e: LogEntry) => LogEntry): Promise<SessionReader & { header: LogHeader }> {
+/** How many sessions are read between two turns of the event loop. */
+const SESSIONS_PER_TURN = 32;
+
+function streamed(path: string, map?: (e: LogEntry) => LogEntry): SessionReader & { header: LogHeader } {
   const reader = new SessionReader();
   let header: LogHeader | undefined;
-  await streamLog(path, { header: (h) => (header = h), entry: map ? (e) => reader.entry(map(e)) : (e) => reader.entry(e) });
+  streamLogSync(path, { header: (h) => (header = h), entry: map ? (e) => reader.entry(map(e)) : (e) => reader.entry(e) });
   return Object.assign(reader, { header: header! });
 }
 
@@ -79,7 +88,8 @@ export interface SessionsRead {
 /** The sessions `plans` of the logs at `paths`, one after another, `read` told after each and `each` given each episode. */
 export async function readSessionRun(paths: readonly string[], plans: readonly SessionPlan[], read?: () => void, each?: (ep: Episode) => void): Promise<SessionsRead> {
   const out: SessionsRead = { episodes: new EpisodeStore(), listed: new ManifestBuilder(), contracts: new Map() };
-  for (const s of plans) {
+  for (const [i, s] of plans.entries()) {
+    if (i % SESSIONS_PER_TURN === SESSIONS_PER_TURN - 1) await new Promise((turn) => setImmediate(turn));
     const session = await readSession(paths, s);
     const { episode, contracts } = session.finish(session.header);
     each?.(episode);

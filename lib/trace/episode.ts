@@ -7,7 +7,8 @@
  */
 import type { Episode } from "./episode-types.js";
 import type { LogEntry, LogHeader, McpLog } from "./log-types.js";
-import { streamLog } from "./read-log.js";
+import type { LogSink } from "./log-parser.js";
+import { streamLog, streamLogSync } from "./read-log.js";
 import { EpisodeBuilder } from "./turns.js";
 
 export function episode(log: McpLog): Episode {
@@ -29,11 +30,26 @@ export function episodeSent(log: McpLog): { episode: Episode; sentAfter: Map<str
  * file. `map` may rewrite each entry first (e.g. to name its tools after their server).
  */
 export async function readEpisode(path: string, map?: (e: LogEntry) => LogEntry): Promise<Episode> {
+  const into = episodeSink(map);
+  await streamLog(path, into.sink);
+  return into.finish();
+}
+
+/**
+ * {@link readEpisode} with the file read synchronously: for a batch reader of many small
+ * logs, where the thread pool's round trips cost more than the reads (read-log.ts).
+ */
+export function readEpisodeSync(path: string, map?: (e: LogEntry) => LogEntry): Episode {
+  const into = episodeSink(map);
+  streamLogSync(path, into.sink);
+  return into.finish();
+}
+
+function episodeSink(map?: (e: LogEntry) => LogEntry): { sink: LogSink; finish(): Episode } {
   const b = new EpisodeBuilder();
   let header: LogHeader | undefined;
-  await streamLog(path, {
-    header: (h) => (header = h),
-    entry: map ? (e) => b.entry(map(e)) : (e) => b.entry(e),
-  });
-  return b.finish(header!);
+  return {
+    sink: { header: (h) => (header = h), entry: map ? (e) => b.entry(map(e)) : (e) => b.entry(e) },
+    finish: () => b.finish(header!),
+  };
 }

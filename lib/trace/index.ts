@@ -8,12 +8,12 @@ export { LOG_VERSION, PEERS, entryJson, headerJson, toJsonl } from "./log-types.
 export type { LogEntry, LogHeader, McpLog, Peer } from "./log-types.js";
 export { logEntrySchema, logHeaderSchema } from "./log-schema.js";
 export { LogFormatError, LogParser, parseLog, type LogSink } from "./log-parser.js";
-export { LogReadError, forEachLine, isSessionLog, readLog, readSessions, sessionLogPaths, streamLog } from "./read-log.js";
+export { LogReadError, forEachLine, isSessionLog, readLog, readSessions, sessionLogPaths, streamLog, streamLogSync } from "./read-log.js";
 export { callId, entryMessages, idKey, messages, method, requestId, responseId, type TimedMessage } from "./messages.js";
 export type { AssistantEvent, Episode, EpisodeEvent, ToolCall, ToolResultEvent, TurnUsage, UserEvent } from "./episode-types.js";
 export { episodeSchema, isEpisode } from "./episode-schema.js";
 export { afterCall, assistantTurns, succeeded, toolCalls, turnUsage } from "./episode-queries.js";
-export { episode, episodeSent, readEpisode } from "./episode.js";
+export { episode, episodeSent, readEpisode, readEpisodeSync } from "./episode.js";
 export { CLIENT_INFO_META, EpisodeBuilder, SAME_TURN_MS } from "./turns.js";
 export { scalars, usesNewValues } from "./new-values.js";
 export { outcome, type Outcome } from "./outcome.js";

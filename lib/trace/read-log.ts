@@ -6,6 +6,7 @@
  * documented (docs/trace.md, "The library") and scripts may match it, so keep it.
  */
 import { isUtf8 } from "node:buffer";
+import { closeSync, openSync, readSync } from "node:fs";
 import { open, readdir, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { osErrorText } from "../util/os-errors.js";
@@ -62,12 +63,27 @@ export async function streamLog(path: string, sink: LogSink): Promise<void> {
     const endedWithNewline = await forEachLine(path, (n, text) => parser.line(n, text));
     parser.end(endedWithNewline);
   } catch (e) {
-    const noHeader = !parser.hasHeader;
-    if (e instanceof LogFormatError) throw new LogReadError(`parsing ${path}: ${e.message}`, { noHeader });
-    if (e instanceof Utf8Error) throw new LogReadError(`reading ${path}: ${NOT_UTF8}`, { noHeader });
-    if (e instanceof IoError) throw new LogReadError(`reading ${path}: ${osErrorText(e.cause)}`, { noHeader });
-    throw e;
+    throw readError(e, path, parser);
   }
+}
+
+/** {@link streamLog}, reading the file synchronously ({@link forEachLineSync}): the same entries and errors. */
+export function streamLogSync(path: string, sink: LogSink): void {
+  const parser = new LogParser(sink);
+  try {
+    parser.end(forEachLineSync(path, (n, text) => parser.line(n, text)));
+  } catch (e) {
+    throw readError(e, path, parser);
+  }
+}
+
+/** A reading's failure as the sentence to show (`parsing {path}: …`, `reading {path}: …`). */
+function readError(e: unknown, path: string, parser: LogParser): unknown {
+  const noHeader = !parser.hasHeader;
+  if (e instanceof LogFormatError) return new LogReadError(`parsing ${path}: ${e.message}`, { noHeader });
+  if (e instanceof Utf8Error) return new LogReadError(`reading ${path}: ${NOT_UTF8}`, { noHeader });
+  if (e instanceof IoError) return new LogReadError(`reading ${path}: ${osErrorText(e.cause)}`, { noHeader });
+  return e;
 }
 
 /** Read a whole log into memory. */
@@ -130,68 +146,133 @@ export async function forEachLineOf(
   handle: FileHandle,
   onLine: (n: number, text: string) => boolean | void,
 ): Promise<boolean> {
-  // A small buffer for the first read; the big one only for a log that needs more.
-  let buf = takeBuffer(FIRST_READ_BYTES);
+  const lines = new LineSplitter(onLine);
   try {
-    // The bytes of a line not yet ended, copied out of `buf` before it is reused.
-    const partial: Buffer[] = [];
-    let n = 0;
-    let lastByte = -1;
-    let stopped = false;
-    const emit = (data: Buffer, start: number, end: number): void => {
-      if (end > start && data[end - 1] === 0x0d) end--;
-      if (onLine(++n, data.toString("utf8", start, end)) === true) stopped = true;
-    };
-    for (let filled = false; ; ) {
-      // A read that filled the small buffer: the rest of the log is read in big chunks.
-      if (filled && buf.length < CHUNK_BYTES) {
-        giveBack(buf);
-        buf = takeBuffer(CHUNK_BYTES);
-      }
+    for (;;) {
+      const buf = lines.buffer();
       const { bytesRead } = await handle.read(buf, 0, buf.length, null).catch((e: unknown) => {
         throw new IoError("read", { cause: e });
       });
-      if (bytesRead === 0) break;
-      filled = bytesRead === buf.length;
-      const data = buf.subarray(0, bytesRead);
-      lastByte = data[bytesRead - 1]!;
-      let nl = data.indexOf(0x0a);
-      if (nl === -1) {
-        partial.push(Buffer.from(data));
-        continue;
-      }
-      let start = 0;
-      if (partial.length > 0) {
-        partial.push(data.subarray(0, nl));
-        const line = Buffer.concat(partial);
-        partial.length = 0;
-        if (!isUtf8(line)) throw new Utf8Error();
-        emit(line, 0, line.length);
-        if (stopped) return false;
-        start = nl + 1;
-        nl = data.indexOf(0x0a, start);
-      }
-      const last = data.lastIndexOf(0x0a);
-      // One check for the whole read; only when it fails is each line checked, so the
-      // lines before the bad one are still read (a good header says the file is a log).
-      const eachLine = last >= start && !isUtf8(data.subarray(start, last + 1));
-      while (nl !== -1) {
-        if (eachLine && !isUtf8(data.subarray(start, nl))) throw new Utf8Error();
-        emit(data, start, nl);
-        if (stopped) return false;
-        start = nl + 1;
-        nl = data.indexOf(0x0a, start);
-      }
-      if (start < data.length) partial.push(Buffer.from(data.subarray(start)));
+      if (bytesRead === 0) return lines.end();
+      if (lines.feed(bytesRead)) return false;
     }
-    if (partial.length > 0) {
-      const line = Buffer.concat(partial);
-      if (!isUtf8(line)) throw new Utf8Error();
-      emit(line, 0, line.length);
-      if (stopped) return false;
-    }
-    return lastByte === 0x0a;
   } finally {
-    giveBack(buf);
+    lines.release();
+  }
+}
+
+/**
+ * {@link forEachLine} with the file read synchronously: for a reader that reads many
+ * small logs one after another (the learner), where each asynchronous open, read and
+ * close is a round trip through the thread pool that costs more than the read itself.
+ * The same lines, errors and result.
+ */
+export function forEachLineSync(path: string, onLine: (n: number, text: string) => boolean | void): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw new IoError("open", { cause: e });
+  }
+  const lines = new LineSplitter(onLine);
+  try {
+    for (;;) {
+      const buf = lines.buffer();
+      let bytesRead: number;
+      try {
+        bytesRead = readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        throw new IoError("read", { cause: e });
+      }
+      if (bytesRead === 0) return lines.end();
+      if (lines.feed(bytesRead)) return false;
+    }
+  } finally {
+    lines.release();
+    closeSync(fd);
+  }
+}
+
+/**
+ * A file's bytes, read into the buffer it hands out, split into lines (`\n`, and one
+ * `\r` before it, removed) and checked as UTF-8: what {@link forEachLineOf} and
+ * {@link forEachLineSync} share, whichever way they read.
+ */
+class LineSplitter {
+  /** A small buffer for the first read; the big one only for a log that needs more. */
+  private buf = takeBuffer(FIRST_READ_BYTES);
+  /** Whether the last read filled the buffer (the rest is read in big chunks). */
+  private filled = false;
+  /** The bytes of a line not yet ended, copied out of `buf` before it is reused. */
+  private readonly partial: Buffer[] = [];
+  private n = 0;
+  private lastByte = -1;
+  private stopped = false;
+
+  constructor(private readonly onLine: (n: number, text: string) => boolean | void) {}
+
+  /** The buffer the next read goes into. */
+  buffer(): Buffer {
+    // A read that filled the small buffer: the rest of the log is read in big chunks.
+    if (this.filled && this.buf.length < CHUNK_BYTES) {
+      giveBack(this.buf);
+      this.buf = takeBuffer(CHUNK_BYTES);
+    }
+    return this.buf;
+  }
+
+  /** The `bytesRead` bytes just read into the buffer; true once `onLine` asked to stop. */
+  feed(bytesRead: number): boolean {
+    this.filled = bytesRead === this.buf.length;
+    const data = this.buf.subarray(0, bytesRead);
+    this.lastByte = data[bytesRead - 1]!;
+    let nl = data.indexOf(0x0a);
+    if (nl === -1) {
+      this.partial.push(Buffer.from(data));
+      return false;
+    }
+    let start = 0;
+    if (this.partial.length > 0) {
+      this.partial.push(data.subarray(0, nl));
+      const line = Buffer.concat(this.partial);
+      this.partial.length = 0;
+      if (!isUtf8(line)) throw new Utf8Error();
+      if (this.emit(line, 0, line.length)) return true;
+      start = nl + 1;
+      nl = data.indexOf(0x0a, start);
+    }
+    const last = data.lastIndexOf(0x0a);
+    // One check for the whole read; only when it fails is each line checked, so the
+    // lines before the bad one are still read (a good header says the file is a log).
+    const eachLine = last >= start && !isUtf8(data.subarray(start, last + 1));
+    while (nl !== -1) {
+      if (eachLine && !isUtf8(data.subarray(start, nl))) throw new Utf8Error();
+      if (this.emit(data, start, nl)) return true;
+      start = nl + 1;
+      nl = data.indexOf(0x0a, start);
+    }
+    if (start < data.length) this.partial.push(Buffer.from(data.subarray(start)));
+    return false;
+  }
+
+  /** The file has ended: its last line if it had no `\n`; whether its last byte was `\n` (false if `onLine` stopped). */
+  end(): boolean {
+    if (this.partial.length > 0) {
+      const line = Buffer.concat(this.partial);
+      if (!isUtf8(line)) throw new Utf8Error();
+      if (this.emit(line, 0, line.length)) return false;
+    }
+    return this.lastByte === 0x0a;
+  }
+
+  /** Gives the buffer back for the next file. */
+  release(): void {
+    giveBack(this.buf);
+  }
+
+  private emit(data: Buffer, start: number, end: number): boolean {
+    if (end > start && data[end - 1] === 0x0d) end--;
+    if (this.onLine(++this.n, data.toString("utf8", start, end)) === true) this.stopped = true;
+    return this.stopped;
   }
 }

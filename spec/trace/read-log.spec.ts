@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import fc from "fast-check";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   forEachLine,
   headerJson,
+  readEpisode,
+  readEpisodeSync,
+  streamLog,
+  streamLogSync,
   isSessionLog,
   messages,
   parseLog,
@@ -14,6 +19,8 @@ import {
   toJsonl,
 } from "../../lib/trace/index.js";
 import { HEADER } from "./log-fixtures.js";
+import { forEachLineSync } from "../../lib/trace/read-log.js";
+import type { LogEntry } from "../../lib/trace/index.js";
 
 function errorOf(f: () => unknown): string {
   try {
@@ -182,6 +189,46 @@ describe("trace: reading logs", () => {
       await writeFile(path, "a\nb\nc\n");
       assert.equal(await forEachLine(path, (n) => (read = n) === 2), false);
       assert.equal(read, 2);
+    });
+
+    it("reads the same lines, entries, episodes and errors synchronously as it streams them", async () => {
+      const files: [string, string | Buffer][] = [
+        ["bad.jsonl", `${HEADER}\nnot an entry\n{"t_ms":1,"from":"client","raw":"x"}\n`],
+        ["latin1.jsonl", Buffer.concat([Buffer.from(`${HEADER}\n{"t_ms":1,"from":"client","raw":"caf`), Buffer.from([0xe9]), Buffer.from('"}\n')])],
+        ["empty.jsonl", ""],
+        ["cut.jsonl", `${HEADER}\n${JSON.stringify({ t_ms: 1, from: "server", raw: "é".repeat(700_000) })}\r\n\n{"t_ms":4,"fr`],
+        ["good.jsonl", `${HEADER}\n{"t_ms":0,"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}}\n`],
+      ];
+      for (const [name, text] of files) await writeFile(join(dir, name), text);
+      const outcome = async (read: (path: string, into: LogEntry[]) => Promise<void> | void, path: string) => {
+        const entries: LogEntry[] = [];
+        try {
+          await read(path, entries);
+          return { entries };
+        } catch (e) {
+          return { entries, error: (e as Error).message };
+        }
+      };
+      for (const path of [...files.map(([name]) => join(dir, name)), dir, "/nonexistent/session.jsonl"]) {
+        const streamed = await outcome((p, into) => streamLog(p, { entry: (e) => into.push(e) }), path);
+        const synced = await outcome((p, into) => streamLogSync(p, { entry: (e) => into.push(e) }), path);
+        assert.deepStrictEqual(synced, streamed, path);
+        if (streamed.error === undefined) assert.deepStrictEqual(readEpisodeSync(path), await readEpisode(path));
+      }
+      // Any text, split into lines the same way, with the same answer about its last byte.
+      const piece = fc.oneof(fc.string({ unit: "grapheme" }), fc.constantFrom("\r", "\n", "\r\n", ""), fc.tuple(fc.constantFrom("a", "é", "\n"), fc.integer({ min: 60_000, max: 70_000 })).map(([c, n]) => c.repeat(n)));
+      const path = join(dir, "any.jsonl");
+      await fc.assert(
+        fc.asyncProperty(fc.array(piece, { maxLength: 12 }), fc.integer({ min: 0, max: 8 }), async (pieces, stopAt) => {
+          await writeFile(path, pieces.join(""));
+          const streamed: [number, string][] = [];
+          const synced: [number, string][] = [];
+          const ended = await forEachLine(path, (n, t) => (streamed.push([n, t]), n === stopAt));
+          assert.equal(forEachLineSync(path, (n, t) => (synced.push([n, t]), n === stopAt)), ended);
+          assert.deepStrictEqual(synced, streamed);
+        }),
+        { numRuns: 40 },
+      );
     });
 
     it("lists and reads the session logs of a folder, in session order", async () => {
