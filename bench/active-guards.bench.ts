@@ -3,6 +3,12 @@
  * in one run, on a mixed stream (reads, writes the guards refuse, notifications) sent
  * pipelined to the fast echo server. Target (issue 15): active ≥ 0.7× the passive proxy's throughput.
  * Rounds alternate between the two, so load from elsewhere hits both alike.
+ *
+ * Each round's proxy is sent the stream twice, the second time once the first is
+ * answered: the first send is a fresh process's (most of its time is V8 compiling the
+ * code the stream runs, more of it for the guards than for passive forwarding), the second
+ * is the steady state a proxy in front of a server all day runs in. The target is read on
+ * the second; the first is printed beside it.
  */
 import { ECHO_SERVER, STRETTO_PROXY, killAllChains } from "./stdio/chain.js";
 import { compareRounds } from "./stdio/pipelined-rounds.js";
@@ -51,10 +57,16 @@ const stream = {
 };
 
 async function main(): Promise<void> {
-  const { base: passive, other: guards, ratio } = await compareRounds(CONFIGS.passive, CONFIGS.guards, stream, ROUNDS);
-  console.log(`${MESSAGES} pipelined messages (6/10 reads, 2/10 refused writes, 2/10 notifications), median of ${ROUNDS} rounds`);
-  console.log(`  passive stretto-proxy       ${Math.round(passive).toLocaleString("en")} msg/s  (1.00×)`);
-  console.log(`  --guards --domain retail    ${Math.round(guards).toLocaleString("en")} msg/s  (${ratio.toFixed(2)}×)   target ≥ ${TARGET}×   ${ratio >= TARGET ? "PASS" : "MISS"}`);
+  const cold = await compareRounds(CONFIGS.passive, CONFIGS.guards, stream, ROUNDS, 2);
+  const warm = cold.warm!;
+  const rate = (n: number): string => `${Math.round(n).toLocaleString("en")} msg/s`.padStart(14);
+  console.log(`${MESSAGES} pipelined messages (6/10 reads, 2/10 refused writes, 2/10 notifications), sent twice to each fresh proxy, median of ${ROUNDS} rounds`);
+  console.log(`  a fresh proxy's first send:`);
+  console.log(`    passive stretto-proxy     ${rate(cold.base)}  (1.00×)`);
+  console.log(`    --guards --domain retail  ${rate(cold.other)}  (${cold.ratio.toFixed(2)}×)`);
+  console.log(`  its second send, warm:`);
+  console.log(`    passive stretto-proxy     ${rate(warm.base)}  (1.00×)`);
+  console.log(`    --guards --domain retail  ${rate(warm.other)}  (${warm.ratio.toFixed(2)}×)   target ≥ ${TARGET}×   ${warm.ratio >= TARGET ? "PASS" : "MISS"}`);
 }
 
 process.on("SIGINT", () => {
