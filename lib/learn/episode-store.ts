@@ -69,8 +69,7 @@ export class EpisodeStore implements Episodes, EpisodeBlocks {
 
   *[Symbol.iterator](): Iterator<Episode> {
     // One episode at a time from the inflated bytes: only the episode being read is objects.
-    for (const block of this.blocks) yield* episodesIn(inflateRawSync(block));
-    yield* episodesIn(Buffer.from(this.pending.subarray(0, this.used)));
+    for (let i = 0; i < this.blockCount; i++) yield* this.block(i);
   }
 
   get blockCount(): number {
@@ -133,8 +132,7 @@ export class PackedStore implements Episodes, EpisodeBlocks {
   }
 
   *[Symbol.iterator](): Iterator<Episode> {
-    for (const block of this.packed.blocks) yield* episodesIn(inflateRawSync(block));
-    yield* episodesIn(Buffer.from(this.packed.pending));
+    for (let i = 0; i < this.blockCount; i++) yield* this.block(i);
   }
 }
 

@@ -1,15 +1,13 @@
 /**
- * The bindings of a stored folder's sessions, learned from the store's bytes: the
- * successful episodes, read as the main thread reads them (`sessionEpisode`), through
- * `learnBindings`' two passes — the same calls on the same episodes in the same order as
- * the learner's own passes make, so the same bindings.
+ * What the bindings' thread is sent, and the successful episodes of a store as the main
+ * thread reads them (`sessionEpisode`): the thread counts and scores the same episodes in
+ * the same order as the learner's own passes would, so the bindings are the same.
  */
 import type { Episode } from "../../trace/index.js";
 import type { ToolKind } from "../../flow/ir/index.js";
-import type { Episodes } from "../episode-store.js";
+import type { Episodes, PackedEpisodes } from "../episode-store.js";
 import { sessionEpisode, type EpisodeReading } from "../session-episode.js";
 import { isSuccess } from "../training-set.js";
-import type { PackedEpisodes } from "../episode-store.js";
 
 /** What the bindings' thread is sent. */
 export interface BindingsJob {
