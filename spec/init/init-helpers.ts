@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { NODE, STRETTO, run, tempDir } from "../helpers/processes.js";
 import { usualSession, writeSessions } from "../learn/shop-logs.js";
 import { withArbiter, withReach } from "../review/flow-kinds.js";
-import type { FlowJson } from "../review/review-helpers.js";
+import { parseFlowJson, type FlowJson } from "../review/review-helpers.js";
 
 export interface Out {
   code: number | null;
@@ -99,7 +99,7 @@ async function learnFlows(): Promise<Flows> {
   const learned = join(dir, "learned.flow.json");
   const r = await inProcess(["learn", "--sessions", logs, "--domain", "shop", "--out", learned, "--habit-only", "--quiet"]);
   if (r.code !== 0) throw new Error(`learn failed: ${r.stderr}`);
-  const json = JSON.parse(readFileSync(learned, "utf8")) as FlowJson;
+  const json = parseFlowJson(readFileSync(learned, "utf8"));
   const write = (name: string, flow: FlowJson): string => {
     const path = join(dir, `${name}.flow.json`);
     writeFileSync(path, JSON.stringify(flow));

@@ -10,7 +10,9 @@ import { requireFixture } from "../flow/flow-fixture.js";
 import { cleanTemp, killAll, tempDir } from "../helpers/processes.js";
 import { P1, fold, withArbiter, withReach } from "./flow-kinds.js";
 import { actionId, after as followers } from "./recount.js";
-import { bullets, diff, edited, programWithBound, stretto, writeFlow, type FlowJson } from "./review-helpers.js";
+import { bullets, diff, edited, parseFlowJson, programWithBound, stretto, writeFlow, type FlowJson } from "./review-helpers.js";
+
+type SiteSource = NonNullable<FlowJson["bindings"]["site_sources"]>[number];
 
 const NOTHING =
   "Nothing needs review: the flow runs the same program, and calls no tool, makes no lookup, binds no argument and asks no model or question it did not before.\n";
@@ -35,7 +37,7 @@ function headings(md: string): string[] {
 describe("stretto flow-diff", function () {
   let flow: FlowJson;
   before(function () {
-    flow = JSON.parse(requireFixture(this)) as FlowJson;
+    flow = parseFlowJson(requireFixture(this));
   });
   after(() => {
     killAll();
@@ -72,7 +74,7 @@ describe("stretto flow-diff", function () {
       f["model"] = "jev-2";
       f["predicates"] = [{ ...P1, id: "p2", question: "Another?" }];
       f["weighed"] = [];
-      f["folds"] = [fold(), fold(), fold(), fold(), fold()].map((x) => ({ ...x, weights: x["weights"].slice(0, 5) }));
+      f["folds"] = [fold(), fold(), fold(), fold(), fold()].map((x) => ({ ...x, weights: x.weights.slice(0, 5) }));
       f["provenance"]["sources"] = ["elsewhere"];
       f["provenance"]["arbiter_cases"] = 99;
     }, false);
@@ -87,7 +89,7 @@ describe("stretto flow-diff", function () {
     ]);
     assert.deepEqual(bullets(r.stdout, "Provenance"), ["sources: openai/glm-5-fp8 → elsewhere", "held-out decisions behind the arbiter: 36 → 99"]);
     // The same predicates weighed: each weight that moved by the tolerance or more.
-    const reweighed = edited(arbiter, (f) => (f["folds"] = [{ ...fold(), weights: [9, ...fold()["weights"].slice(1)] }]), false);
+    const reweighed = edited(arbiter, (f) => (f["folds"] = [{ ...fold(), weights: [9, ...fold().weights.slice(1)] }]), false);
     const w = await diff(arbiter, reweighed);
     assert.equal(w.code, 0, w.stderr);
     assert.deepEqual(bullets(w.stdout, "Arbiter"), ["weight on ln the habit's probability: 1.000 → 9.000"]);
@@ -132,9 +134,8 @@ describe("stretto flow-diff", function () {
     const written = edited(flow, (f) => (f["program"] = programWithBound({ op: "var", name: "max_lookups" })), false);
     assert.equal((await diff(flow, written)).code, 0);
     const swapped = edited(flow, (f) => {
-      const p = programWithBound({ op: "var", name: "max_lookups" }) as FlowJson;
-      p["body"] = [p["body"][1], p["body"][0], p["body"][2]];
-      f["program"] = p;
+      const p = programWithBound({ op: "var", name: "max_lookups" });
+      f["program"] = { ...p, body: [p.body[1], p.body[0], p.body[2]] };
     }, false);
     assert.deepEqual(bullets((await diff(flow, swapped)).stdout, "Run"), ["runs the same lines in another order"]);
   });
@@ -154,12 +155,12 @@ describe("stretto flow-diff", function () {
     // After get_user_details the agent now responds as often as it reads an order.
     const moved = edited(flow, (f) => {
       const site = actionId(f, "get_user_details");
-      for (const [context, c] of f["habit"]["base"]["levels"][1] as [number[], FlowJson][]) {
+      for (const [context, c] of f["habit"]["base"]["levels"][1]!) {
         if (Math.floor(context[0]! / 4096) !== site * 4) continue;
         const order = actionId(f, "get_order_details");
-        const n = (c["by_action"] as [number, number][]).find(([a]) => a === order)![1];
-        c["by_action"] = (c["by_action"] as [number, number][]).filter(([a]) => a !== 0).concat([[0, n]]);
-        c["total"] = (c["by_action"] as [number, number][]).reduce((s, [, k]) => s + k, 0);
+        const n = c["by_action"].find(([a]) => a === order)![1];
+        c["by_action"] = c["by_action"].filter(([a]) => a !== 0).concat([[0, n]]);
+        c["total"] = c["by_action"].reduce((s, [, k]) => s + k, 0);
       }
     }, false);
     const share = (f: FlowJson, action: string) => {
@@ -188,10 +189,10 @@ describe("stretto flow-diff", function () {
       f["manifest"]["tools"]["get_item_details"] = "generic";
       f["manifest"]["tools"]["extra"] = "write";
       f["sites"]["every_read"] = true;
-      f["sites"]["next"] = (f["sites"]["next"] as [[string, boolean], FlowJson][]).map(([k, v]) =>
+      f["sites"]["next"] = f["sites"]["next"].map(([k, v]) =>
         k[0] === "find_user_id_by_email" ? [k, {}] : k[0] === "get_user_details" ? [k, { ...v, get_product_details: 1 }] : [k, v],
       );
-      f["bindings"]["sources"] = (f["bindings"]["sources"] as [[string, string], FlowJson][]).map(([k, s]) =>
+      f["bindings"]["sources"] = f["bindings"]["sources"].map(([k, s]) =>
         k[0] === "get_order_details" ? [k, { values: 9, found: [[["get_user_details", "$.orders[*].id"], 8]] }] : [k, s],
       );
       f["bindings"]["agreed"]["get_user_details"] = [
@@ -260,15 +261,15 @@ describe("stretto flow-diff", function () {
   });
 
   it("follows the source a binding tries first at each site", async () => {
-    const source = (site: string, from: string, values: number) => ({ tool: "get_user_details", arg: "user_id", site, source: [from, "$"], values });
+    const source = (site: string, from: string, values: number): SiteSource => ({ tool: "get_user_details", arg: "user_id", site, source: [from, "$"], values });
     const [email, zip] = ["find_user_id_by_email", "find_user_id_by_name_zip"];
     const base = edited(flow, (f) => {
-      f["bindings"]["sources"] = (f["bindings"]["sources"] as [[string, string], FlowJson][]).map(([k, s]) =>
+      f["bindings"]["sources"] = f["bindings"]["sources"].map(([k, s]) =>
         k[0] === "get_user_details" ? [k, { values: 16, found: [[[email, "$"], 8], [[zip, "$"], 8]] }] : [k, s],
       );
     });
     const was = edited(base, (f) => (f["bindings"]["site_sources"] = [source(email, email, 2), source(email, zip, 6), source(zip, email, 6), source(zip, zip, 2)]));
-    const now = edited(was, (f) => (f["bindings"]["site_sources"][0]["values"] = 8));
+    const now = edited(was, (f) => (f["bindings"]["site_sources"]![0]!["values"] = 8));
     let r = await diff(was, now);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(bullets(r.stdout, "Sources by site"), [`\`get_user_details\` \`user_id\` after \`${email}\`: first from \`${zip}\` \`$\` → \`${email}\` \`$\``]);

@@ -12,12 +12,12 @@ import { requireFixture } from "../flow/flow-fixture.js";
 import { cleanTemp, killAll, tempDir } from "../helpers/processes.js";
 import { fold, withArbiter, withReach } from "./flow-kinds.js";
 import { pooledChance, share } from "./recount.js";
-import { edited, programWithBound, row, show, stretto, writeFlow, type FlowJson } from "./review-helpers.js";
+import { edited, parseFlowJson, programWithBound, row, show, stretto, writeFlow, type FlowJson } from "./review-helpers.js";
 
 describe("stretto flow-show", function () {
   let flow: FlowJson;
   before(function () {
-    flow = JSON.parse(requireFixture(this)) as FlowJson;
+    flow = parseFlowJson(requireFixture(this));
   });
   after(() => {
     killAll();
@@ -31,7 +31,7 @@ describe("stretto flow-show", function () {
       assert.equal(r.stderr, "");
       const md = r.stdout;
       assert.ok(md.startsWith("# Flow: retail\n\nWritten by stretto 0.0.1 from openai/glm-5-fp8. The habit learned from 3 successful sessions or episodes. It has no arbiter: it decides with the habit alone and asks no one.\n\n## Tools\n\n"), md);
-      const kinds = Object.entries(flow["manifest"]["tools"] as Record<string, string>);
+      const kinds = Object.entries(flow["manifest"]["tools"]);
       const listed = (kind: string) => kinds.filter(([, k]) => k === kind).map(([t]) => `\`${t}\``).sort().join(", ");
       assert.ok(md.includes(`- **Read, the only tools it may call:** ${listed("read")}\n`));
       assert.ok(md.includes(`- **Write, never called:** ${listed("write")}\n`));
@@ -40,7 +40,7 @@ describe("stretto flow-show", function () {
       assert.ok(md.includes("~~~text\nlet prev = call;\nlet failed = call_failed;\nfor i in 0..max_lookups {\n"));
       assert.ok(md.includes("what the flow does there with the habit alone at a threshold of 0.3, which is the likeliest lookup's share times"));
       assert.ok(md.includes("| After | Lookups it may make next (times seen) | What the agent did next in training | With the habit alone |\n|---|---|---|---|\n"));
-      for (const [[tool]] of flow["sites"]["next"] as [[string, boolean], unknown][]) assert.ok(row(md, `\`${tool}\``), `no row for ${tool}`);
+      for (const [[tool]] of flow["sites"]["next"]) assert.ok(row(md, `\`${tool}\``), `no row for ${tool}`);
       assert.ok(!md.includes("## Promotion") && !md.includes("## Arbiter") && !md.includes("## Surprise") && !md.includes("## Constants"));
     });
 
@@ -217,7 +217,7 @@ describe("stretto flow-show", function () {
 
     it("the order of sources at a site where the agent's own order decides", async () => {
       const ordered = edited(flow, (f) => {
-        f["bindings"]["sources"] = (f["bindings"]["sources"] as [[string, string], FlowJson][]).map(([k, s]) =>
+        f["bindings"]["sources"] = f["bindings"]["sources"].map(([k, s]) =>
           k[0] === "get_user_details" ? [k, { values: 8, found: [[["find_user_id_by_email", "$"], 2], [["find_user_id_by_name_zip", "$"], 6]] }] : [k, s],
         );
         f["bindings"]["site_sources"] = [
@@ -232,12 +232,12 @@ describe("stretto flow-show", function () {
 
     it("a site offers what it can bind, or nothing", async () => {
       const odd = edited(flow, (f) => {
-        const next = f["sites"]["next"] as unknown[];
+        const next = f["sites"]["next"];
         next.push([["cancel_pending_order", false], { respond: 3 }]);
         next.push([["get_order_details", true], { get_order_details: 1 }]);
         next.push([["calculate", false], { a_catalog: 2 }]);
         next.push([["transfer_to_human_agents", false], { get_offer: 2 }]);
-        f["manifest"]["docs"]["get_offer"] = { summary: "An offer.", args: {} };
+        f["manifest"]["docs"]!["get_offer"] = { summary: "An offer.", args: {} };
       }, false);
       const { stdout, code, stderr } = await show(odd);
       assert.equal(code, 0, stderr);
@@ -267,7 +267,7 @@ describe("stretto flow-show", function () {
         const parsed = parseFlow(JSON.stringify(f));
         const view = flowView(parsed, threshold);
         const md = showFlow(parsed, threshold);
-        assert.equal(view.sites.length, (f["sites"]["next"] as unknown[]).length);
+        assert.equal(view.sites.length, f["sites"]["next"].length);
         for (const site of view.sites) {
           const label = site.failed ? `\`${site.tool}\` (failed)` : `\`${site.tool}\``;
           assert.ok(row(md, label)!.endsWith(`| ${site.verdict} |`), site.verdict);

@@ -10,7 +10,7 @@ const START = 4294967295;
 /** Action id of `name` in the flow's vocab (`respond` is 0). */
 export function actionId(flow: FlowJson, name: string): number {
   if (name === "respond") return 0;
-  return (flow["vocab"] as unknown[]).findIndex((a) => typeof a === "object" && (a as { Tool: string }).Tool === name);
+  return flow["vocab"].findIndex((a) => typeof a === "object" && a.Tool === name);
 }
 
 /** Of the steps right after a call to `tool` (failed or not), each action's count and their total. */
@@ -18,7 +18,7 @@ export function after(flow: FlowJson, tool: string, failed = false): { counts: M
   const id = actionId(flow, tool);
   const counts = new Map<number, number>();
   let total = 0;
-  for (const [context, c] of flow["habit"]["base"]["levels"][1] as [number[], { by_action: [number, number][]; total: number }][]) {
+  for (const [context, c] of flow["habit"]["base"]["levels"][1]!) {
     const s = context[0]!;
     if (context.length !== 1 || s === START) continue;
     const step = Math.floor(s / 4096);
@@ -37,9 +37,9 @@ export function share(flow: FlowJson, tool: string, lookup: string): number {
 
 /** `(agreed + 1) / (tried + 2)` over both mention classes. */
 export function pooledChance(flow: FlowJson, tool: string): number {
-  const [[a, n], [b, m]] = (flow["bindings"]["agreed"][tool] ?? [
+  const [[a, n], [b, m]] = flow["bindings"]["agreed"][tool] ?? [
     [0, 0],
     [0, 0],
-  ]) as [[number, number], [number, number]];
+  ];
   return (a + b + 1) / (n + m + 2);
 }

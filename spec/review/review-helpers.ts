@@ -5,10 +5,20 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE, STRETTO, run, tempDir, type Ran } from "../helpers/processes.js";
+import type { FlowJson } from "../../lib/flow/ir/flow-json.js";
+import { describeSchemaError, flowValidator } from "../../lib/flow/ir/flow-schema.js";
 import { STANDARD_PROGRAM_JSON } from "../../lib/flow/program/standard-program.js";
 
-/** A flow file as parsed JSON, edited freely by the specs. */
-export type FlowJson = Record<string, any>;
+/** A flow file as parsed JSON (the file's own shape), edited by the specs. */
+export type { FlowJson };
+
+/** `text` parsed as a flow file, checked against the flow schema so its type holds. */
+export function parseFlowJson(text: string): FlowJson {
+  const json: unknown = JSON.parse(text);
+  const validate = flowValidator();
+  if (!validate(json)) throw new Error(`not a flow file: ${validate.errors?.map(describeSchemaError).join("; ")}`);
+  return json as FlowJson;
+}
 
 let folder: string | undefined;
 let n = 0;
@@ -52,10 +62,9 @@ export async function diff(old: FlowJson, next: FlowJson, ...args: string[]): Pr
 }
 
 /** The standard program's JSON with its loop bound replaced. */
-export function programWithBound(end: unknown): unknown {
-  const p = structuredClone(STANDARD_PROGRAM_JSON) as FlowJson;
-  p["body"][2]["end"] = end;
-  return p;
+export function programWithBound(end: unknown): { fugue_program: number; body: readonly unknown[]; ret: unknown } {
+  const [prev, failed, loop] = STANDARD_PROGRAM_JSON.body;
+  return structuredClone({ ...STANDARD_PROGRAM_JSON, body: [prev, failed, { ...loop, end }] });
 }
 
 /** The row of the Markdown table whose first cell is `first`. */
