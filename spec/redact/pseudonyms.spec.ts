@@ -7,14 +7,15 @@
 import assert from "node:assert/strict";
 import { redactLogs } from "../../lib/redact/index.js";
 import { parseLog, toJsonl, type McpLog } from "../../lib/trace/index.js";
+import { isObject } from "../../lib/util/is-object.js";
+import { aString, argsOf, loggedMessage, valueAt } from "./logged-message.js";
 
 const header = (session: string) => ({ stretto_mcp_log: 2, session, started_unix_ms: 0, server_command: ["demo"], domain: "shop", agent_model: null });
 const logOf = (lines: unknown[]): McpLog => parseLog(lines.map((l) => JSON.stringify(l) + "\n").join(""));
 const call = (t: number, id: number, name: string, args: object) => ({ t_ms: t, from: "client", message: { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } } });
 const answer = (t: number, id: number, text: string) => ({ t_ms: t, from: "server", message: { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } } });
 const said = (t: number, content: string) => ({ t_ms: t, from: "context", message: { role: "user", content } });
-type M = Record<string, any>;
-const msg = (log: McpLog, i: number) => log.entries[i]!.message as M;
+const msg = (log: McpLog, i: number) => loggedMessage(log.entries[i]!.message);
 const opts = (salt = "salt", hashFields: string[] = []) => ({ salt, keepShared: 3, hashFields });
 
 function customer(i: number): McpLog {
@@ -38,15 +39,16 @@ describe("redact: the rule", () => {
     const text = toJsonl(out[0]!);
     assert.ok(!text.includes("c0@x.com") && !text.includes("user_0"), text);
     for (const kept of ["pending", "status", "Cancel", "user_id", "tools/list"]) assert.ok(text.includes(kept), `${kept} in ${text}`);
-    const email = msg(out[0]!, 1)["params"].arguments.email as string;
+    const email = aString(argsOf(msg(out[0]!, 1))["email"]);
     assert.match(email, /^h_[0-9a-f]{12}$/);
-    assert.ok((msg(out[0]!, 0)["content"] as string).includes(`${email}. Cancel`));
-    const user = msg(out[0]!, 2)["result"].content[0].text as string;
+    assert.ok(aString(msg(out[0]!, 0).content).includes(`${email}. Cancel`));
+    const user = aString(msg(out[0]!, 2).result?.content?.[0]?.text);
     assert.match(user, /^h_[0-9a-f]{12}$/);
-    assert.equal(msg(out[0]!, 3)["params"].arguments.user_id, user);
-    const record = JSON.parse(msg(out[0]!, 4)["result"].content[0].text as string) as M;
-    assert.equal(record["user_id"], user);
-    assert.ok(Object.keys(record["cards"]).every((k) => k.startsWith("h_")), JSON.stringify(record));
+    assert.equal(argsOf(msg(out[0]!, 3))["user_id"], user);
+    const record: unknown = JSON.parse(aString(msg(out[0]!, 4).result?.content?.[0]?.text));
+    assert.equal(valueAt(record, "user_id"), user);
+    const cards = valueAt(record, "cards");
+    assert.ok(isObject(cards) && Object.keys(cards).every((k) => k.startsWith("h_")), JSON.stringify(record));
     // Another salt, other hashes.
     const other = redactLogs(logs, opts("pepper"));
     assert.notDeepEqual(other[0]!.entries[1]!.message, out[0]!.entries[1]!.message);
@@ -61,19 +63,19 @@ describe("redact: the rule", () => {
       return logOf([header(`s${i}`), said(0, typed), call(1, 1, "get", {}), answer(2, 1, JSON.stringify(record))]);
     });
     const out = redactLogs(logs, opts());
-    const record = JSON.parse(msg(out[0]!, 2)["result"].content[0].text as string) as M;
-    const item = record["items"][0].name as string;
-    const order = record["order_id"] as string;
+    const record: unknown = JSON.parse(aString(msg(out[0]!, 2).result?.content?.[0]?.text));
+    const item = aString(valueAt(record, "items", 0, "name"));
+    const order = aString(valueAt(record, "order_id"));
     assert.match(item, /^h_/);
     assert.match(order, /^h_/);
-    assert.equal(msg(out[0]!, 0)["content"], `Return the ${item}, order ${order} please.`);
+    assert.equal(msg(out[0]!, 0).content, `Return the ${item}, order ${order} please.`);
     // Where the words stand alone, they are kept: four sessions share them.
-    assert.equal((msg(out[1]!, 0)["content"] as string).split(", order")[0], "Return the desk and the lamp");
+    assert.equal(aString(msg(out[1]!, 0).content).split(", order")[0], "Return the desk and the lamp");
   });
 
   it("hashes named fields however shared, and keeps the names the schemas declare however rare", () => {
     const logs = [0, 1, 2, 3].map((i) => {
-      const args: M = { full_name: "Ada Lovelace" };
+      const args: Record<string, string> = { full_name: "Ada Lovelace" };
       if (i === 0) args["rare_flag"] = "seldom";
       const tools = [{ name: "find", inputSchema: { type: "object", properties: { full_name: { type: "string" }, rare_flag: { type: "string", enum: ["seldom"] } } } }];
       return logOf([
@@ -91,7 +93,7 @@ describe("redact: the rule", () => {
     const hashed = toJsonl(out[0]!);
     for (const gone of ["ada_1", "Ada", "Lovelace"]) assert.ok(!hashed.includes(gone), `${gone} in ${hashed}`);
     for (const kept of ["user_id", "first", "last", "full_name", "rare_flag"]) assert.ok(hashed.includes(kept), `${kept} in ${hashed}`);
-    const line = msg(out[0]!, 0)["content"] as string;
+    const line = aString(msg(out[0]!, 0).content);
     // "Ada Lovelace" is a hashed value of two words: typed, it is replaced whole.
     assert.match(line, /^Hi, I'm h_[0-9a-f]{12}\.$/);
   });
@@ -102,7 +104,7 @@ describe("redact: the rule", () => {
     const out = redactLogs(logs, opts("a secret salt"));
     const expected = "h_" + createHash("sha256").update("a secret salt\0w7a").digest("hex").slice(0, 12);
     // One session: the key is as rare as the value, and hashed too.
-    assert.deepEqual(Object.values(msg(out[0]!, 0)["params"].arguments), [expected]);
+    assert.deepEqual(Object.values(argsOf(msg(out[0]!, 0))), [expected]);
   });
 
   it("makes a hashed number a string, and keeps what is no data", () => {
@@ -110,8 +112,8 @@ describe("redact: the rule", () => {
     const logs = [logOf([header("s0"), init, call(1, 1, "get", { n: 123457 }), { t_ms: 2, from: "server", raw: "Listening on 127.0.0.1:7777" }])];
     const out = redactLogs(logs, opts());
     assert.deepEqual(out[0]!.entries[0], logs[0]!.entries[0], "initialize is kept");
-    const [n] = Object.values(msg(out[0]!, 1)["params"].arguments) as string[];
-    assert.match(n!, /^h_[0-9a-f]{12}$/);
+    const [n] = Object.values(argsOf(msg(out[0]!, 1)));
+    assert.match(aString(n), /^h_[0-9a-f]{12}$/);
     // A raw line is running text: here each word is one session's alone.
     const raw = out[0]!.entries[2]!.raw!.split(" ");
     assert.equal(raw.length, 3);

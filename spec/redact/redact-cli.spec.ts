@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSy
 import { join } from "node:path";
 import { FIXTURE_PATH } from "../flow/flow-fixture.js";
 import { NODE, STRETTO, cleanTemp, killAll, run, sessionLogs, tempDir, type Ran } from "../helpers/processes.js";
+import { aString, argsOf, loggedMessage, valueAt, type LoggedMessage } from "./logged-message.js";
 import { serveCustomer } from "./shop-sessions.js";
 
 const SALT = "a secret salt";
@@ -29,12 +30,19 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-type Entry = { from: string; raw?: string; message?: any };
+type Entry = { from: string; raw?: string; message?: LoggedMessage };
 const entries = (path: string): Entry[] =>
-  readFileSync(path, "utf8").split("\n").filter((l) => l !== "").slice(1).map((l) => JSON.parse(l) as Entry);
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .slice(1)
+    .map((l) => {
+      const line: unknown = JSON.parse(l);
+      const [raw, message] = [valueAt(line, "raw"), valueAt(line, "message")];
+      return { from: aString(valueAt(line, "from")), raw: raw === undefined ? undefined : aString(raw), message: message === undefined ? undefined : loggedMessage(message) };
+    });
 const all = (dir: string): string => sessionLogs(dir).map((p) => readFileSync(p, "utf8")).join("");
-const texts = (m: any): string => (m?.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join("\n");
-const argsOf = (e: Entry | undefined) => e?.message?.params?.arguments as Record<string, string>;
+const texts = (m: LoggedMessage | undefined): string => (m?.result?.content ?? []).map((c) => c.text ?? "").join("\n");
 
 describe("stretto redact: recorded sessions", function () {
   let raw: string;
@@ -65,7 +73,7 @@ describe("stretto redact: recorded sessions", function () {
     assert.deepEqual(snapshot(raw), before, "nothing in --sessions changed");
 
     // One copy per session, named after it; 0600 files in folders made 0700.
-    const sessions = sessionLogs(raw).map((p) => JSON.parse(readFileSync(p, "utf8").split("\n")[0]!).session as string);
+    const sessions = sessionLogs(raw).map((p) => aString(valueAt(JSON.parse(readFileSync(p, "utf8").split("\n")[0]!), "session")));
     assert.deepEqual(readdirSync(out).sort(), sessions.map((s) => `${s.replace(/[^A-Za-z0-9_-]/g, "_")}.jsonl`).sort());
     for (const dir of [out, join(out, "..")]) assert.equal(statSync(dir).mode & 0o777, 0o700, dir);
     for (const name of readdirSync(out)) assert.equal(statSync(join(out, name)).mode & 0o777, 0o600, name);
@@ -93,20 +101,20 @@ describe("stretto redact: recorded sessions", function () {
     assert.equal(cancelling.length, [...CUSTOMERS, ...served].filter((n) => n % 2 === 1).length);
     for (const log of cancelling) {
       const cancel = log.find((e) => e.from === "client" && e.message?.params?.name === "cancel_pending_order")!;
-      const order = argsOf(cancel)["order_id"]!;
+      const order = aString(argsOf(cancel.message)["order_id"]);
       assert.match(order, /^h_[0-9a-f]{12}$/);
-      const refusal = log.find((e) => e.from === "proxy" && e.message?.id === cancel.message.id)!;
+      const refusal = log.find((e) => e.from === "proxy" && e.message?.id === cancel.message!.id)!;
       assert.equal(
         texts(refusal.message),
         "Refused by the policy check, so cancel_pending_order was not run and nothing changed: 'found it cheaper' is not an accepted reason (policy check retail.cancel_reason).",
       );
       const commit = log.find((e) => e.from === "client" && e.message?.params?.name === "stretto_commit")!;
-      const report = texts(log.find((e) => e.from === "proxy" && e.message?.id === commit.message.id)!.message);
+      const report = texts(log.find((e) => e.from === "proxy" && e.message?.id === commit.message!.id)!.message);
       assert.match(report, new RegExp(`^get_order_details \\{"order_id":"${order}"\\}:\\n\\{.*"order_id":"${order}".*\\}\\n\\ncancel_pending_order \\{"order_id":"${order}","reason":"no longer needed"\\}:\\n\\{"order_id":"${order}","status":"cancelled"\\}$`, "s"));
-      const conversation = log.filter((e) => e.from === "context").map((e) => e.message.content as string);
+      const conversation = log.filter((e) => e.from === "context").map((e) => aString(e.message?.content));
       assert.match(conversation[0]!, new RegExp(`^Hi, I'm h_[0-9a-f]{12}\\. Please cancel ${order}\\.$`));
       assert.equal(conversation[2], `Yes, cancel ${order}, I no longer need it.`);
-      const email = argsOf(log.find((e) => e.message?.params?.name === "find_user_id_by_email"))["email"]!;
+      const email = aString(argsOf(log.find((e) => e.message?.params?.name === "find_user_id_by_email")?.message)["email"]);
       assert.ok(conversation[0]!.includes(`I'm ${email}.`), "the email typed has the hash of the email passed");
     }
     for (const log of copies.filter((l) => l.some((e) => e.from === "proxy" && texts(e.message).includes("--- Also looked up")))) {
@@ -114,9 +122,9 @@ describe("stretto redact: recorded sessions", function () {
       const user = texts(found.message);
       assert.match(user, /^h_[0-9a-f]{12}$/);
       const lookup = log.find((e) => e.from === "proxy" && e.message?.method === "tools/call")!;
-      assert.deepEqual(argsOf(lookup), { user_id: user });
+      assert.deepEqual(argsOf(lookup.message), { user_id: user });
       const copy = log.find((e) => e.from === "proxy" && e.message?.id === 3)!;
-      const [own, appendix] = copy.message.result.content.map((c: { text: string }) => c.text) as string[];
+      const [own, appendix] = copy.message!.result!.content!.map((c) => c.text);
       assert.equal(own, user, "the server's item in the proxy's copy is rewritten as the server's answer was");
       assert.ok(appendix!.startsWith(`--- Also looked up automatically (current results; no need to repeat these calls) ---\n\nget_user_details {"user_id":"${user}"}:\n{`), appendix);
     }
