@@ -10,16 +10,19 @@ export interface SeenFrame {
   line: SeenLine;
 }
 
-/** The marble helpers of `TestScheduler.run`, and frame-shaped ones on top. */
+/**
+ * The marble helpers of `TestScheduler.run`, and frame-shaped ones on top. They are plain
+ * functions (properties, not methods), so a test may take them apart: `({ host, expectLines }) => …`.
+ */
 export interface FrameMarbles extends RunHelpers {
   /** Host lines (client frames) on a cold observable: `host("a-b|", { a: request(1, "ping"), b: … })`. */
-  host(marbles: string, lines?: Record<string, ScriptLine>): Observable<Frame>;
+  host: (marbles: string, lines?: Record<string, ScriptLine>) => Observable<Frame>;
   /** Server lines (server frames) on a cold observable. */
-  server(marbles: string, lines?: Record<string, ScriptLine>): Observable<Frame>;
+  server: (marbles: string, lines?: Record<string, ScriptLine>) => Observable<Frame>;
   /** Expects the lines of the frames (parsed JSON, else text), whoever sent them. */
-  expectLines(frames$: Observable<Frame>, subscriptionMarbles?: string): { toBe(marbles: string, lines?: Record<string, SeenLine>): void };
+  expectLines: (frames$: Observable<Frame>, subscriptionMarbles?: string) => { toBe(marbles: string, lines?: Record<string, SeenLine>): void };
   /** Expects the frames as `{from, line}`: a line a plugin composed is `from: "proxy"`. */
-  expectFrames(frames$: Observable<Frame>, subscriptionMarbles?: string): { toBe(marbles: string, frames?: Record<string, SeenFrame>): void };
+  expectFrames: (frames$: Observable<Frame>, subscriptionMarbles?: string) => { toBe(marbles: string, frames?: Record<string, SeenFrame>): void };
 }
 
 /** A frame of one whole line, as the bus hands it to a plugin. */
