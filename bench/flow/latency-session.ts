@@ -64,6 +64,12 @@ export function retailConversation(n: number): AgentCall[] {
 export interface SessionFigures {
   /** Per agent call, in order: ms from feeding the answer to the plugin to its frame out, less lookup waits. */
   added: Float64Array;
+  /**
+   * Per agent call: the process's CPU time (ms, every thread) over the same spans. Time the
+   * scheduler gave another process is not in it, so on a loaded machine it tells the
+   * plugin's own work from the waits for a core that `added` also holds.
+   */
+  cpu: Float64Array;
   /** Per agent call: how many lookups the plugin made before the answer went on. */
   lookupsPerCall: Uint16Array;
   /** The plugin's own lookups over the session. */
@@ -88,6 +94,11 @@ export interface SessionFigures {
 }
 
 const heapUsed = (): number => getHeapStatistics().used_heap_size;
+/** The process's CPU time so far (ms): `getrusage`, exact for the calling thread. */
+const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 /**
  * The bytes allocated between `start()` and `stop()`: what the heap held at each collection
@@ -170,9 +181,10 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
           log.add(f);
           const response = responseOf(f)!;
           const heapAtAnswer = heapUsed();
+          const cpuAtAnswer = cpuNow();
           const answered = performance.now();
           lookupWaitMs += answered - asked;
-          openSpan(answered, heapAtAnswer);
+          openSpan(answered, heapAtAnswer, cpuAtAnswer);
           resolve({ kind: "answer", response, frame: f });
         });
       });
@@ -195,14 +207,18 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   // nothing to the time measured; a span with a collection in it is left out of the sum.
   let spanFrom = -1;
   let heapAtOpen = 0;
+  let cpuAtOpen = 0;
+  let cpuInSpans = 0;
   let spanAllocated = 0;
   let spansWithCollection = 0;
-  const openSpan = (at: number, heap: number) => {
+  const openSpan = (at: number, heap: number, cpu: number) => {
     spanFrom = at;
     heapAtOpen = heap;
+    cpuAtOpen = cpu;
   };
   const closeSpan = (at: number) => {
     if (spanFrom < 0) return;
+    cpuInSpans += cpuNow() - cpuAtOpen;
     spans.push(spanFrom, at);
     const grown = heapUsed() - heapAtOpen;
     if (grown >= 0) spanAllocated += grown;
@@ -220,8 +236,9 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
     log.add(f);
     waitAtFeed = lookupWaitMs;
     const heap = heapUsed();
+    const cpu = cpuNow();
     fedAt = performance.now();
-    openSpan(fedAt, heap);
+    openSpan(fedAt, heap, cpu);
     server$.next(f);
   };
   const toServer = (f: Frame) => {
@@ -264,13 +281,16 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   spansWithCollection = 0;
   spans.length = 0;
   const added = new Float64Array(calls.length);
+  const cpu = new Float64Array(calls.length);
   const lookupsPerCall = new Uint16Array(calls.length);
   let appended = 0;
   for (let i = 0; i < calls.length; i++) {
     const id = i + 2;
     const before = lookups;
+    const cpuBefore = cpuInSpans;
     const out = await ask({ id, method: "tools/call", params: calls[i] });
     added[i] = outAt - fedAt - (lookupWaitMs - waitAtFeed);
+    cpu[i] = cpuInSpans - cpuBefore;
     lookupsPerCall[i] = lookups - before;
     const answered = (jsonOf(out) as { id?: unknown } | undefined)?.id;
     if (answered !== id) throw new Error(`call ${id} was answered with id ${JSON.stringify(answered)}`);
@@ -297,6 +317,7 @@ export async function runSession(factory: PluginFactory | undefined, calls: read
   log.end();
   return {
     added,
+    cpu,
     lookupsPerCall,
     lookups,
     lookupWaitMs,

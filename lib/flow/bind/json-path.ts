@@ -24,14 +24,30 @@ export interface Found {
  */
 export function parseOutput(content: string): Json {
   try {
-    return JSON.parse(content) as Json;
+    if (mayBeJson(content)) return JSON.parse(content) as Json;
   } catch {
-    const lines = content
-      .split("\n")
-      .map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l).trim())
-      .filter((l) => l !== "");
-    return lines.length > 1 ? lines : content;
+    // Not JSON after all: read as lines below.
   }
+  const lines = content
+    .split("\n")
+    .map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l).trim())
+    .filter((l) => l !== "");
+  return lines.length > 1 ? lines : content;
+}
+
+/**
+ * Whether `text` may be JSON: its first character past JSON's whitespace can begin a value.
+ * Most outputs that are not JSON (an id, a sentence) fail here, without the error a failed
+ * `JSON.parse` throws (its stack trace costs more than the parse).
+ */
+function mayBeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    // { [ " - 0-9 t f n
+    return c === 0x7b || c === 0x5b || c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e;
+  }
+  return false;
 }
 
 /** A value as text for comparing with what was passed: a string as is, else compact JSON. */

@@ -55,17 +55,19 @@ export function appendixText(looked: readonly Looked[]): string {
  * The agent's response with the appendix pushed onto `result.content` (set to `[item]`
  * when missing or not an array), re-serialized in the server's own key order (the proxy
  * never reorders what a server sent, so the agent reads the server's answer as it was),
- * plus `\n`. The message is copied, never changed. Undefined when the response has no object `result`.
+ * plus `\n`. The message is never changed. Undefined when the response has no object `result`.
  */
 export function withAppendix(message: unknown, looked: readonly Looked[], idText?: string): Buffer | undefined {
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
-  const copy = structuredClone(message) as { result?: unknown };
-  const result = copy.result;
+  const m = message as Record<string, unknown>;
+  const result = m["result"];
   if (result === null || typeof result !== "object" || Array.isArray(result)) return undefined;
   const item = { type: "text", text: appendixText(looked) };
-  const r = result as { content?: unknown };
-  if (Array.isArray(r.content)) r.content.push(item);
-  else r.content = [item];
+  const r = result as Record<string, unknown>;
+  const content = r["content"];
+  // Only the path to the new item is copied (the rest is shared, never changed): a key
+  // overwritten in a spread keeps its place, and `content` added is added last.
+  const copy = { ...m, result: { ...r, content: Array.isArray(content) ? [...(content as unknown[]), item] : [item] } };
   // The id goes back exactly as the server wrote it (a long integer keeps every digit).
   return messageLine(copy, idText);
 }
