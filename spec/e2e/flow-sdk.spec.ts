@@ -138,7 +138,7 @@ describe("flows with the SDK client as the host (--flow)", function () {
     assert.deepEqual(own.content, [{ type: "text", text: "user_7" }]);
     assert.equal(result.isError, false);
     assert.equal(result.content!.length, 2);
-    assert.deepEqual(result.content![0], own.content![0]);
+    assert.deepEqual(result.content![0], own.content[0]);
     assert.equal(result.content![1]!.type, "text");
     const looked = appendix(result.content![1]!.text);
     assert.deepEqual(

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { readLog } from "../../lib/trace/index.js";
+import { isObject } from "../../lib/util/is-object.js";
 import {
   DEMO, NODE, cleanTemp, jsonLines, killAll, readLogLines, run, runProxy, sessionLogs, tempDir,
 } from "../helpers/processes.js";
@@ -80,7 +81,9 @@ describe("stretto-proxy, passive, over stdio", () => {
     const { header, entries } = readLogLines(sessionLogs(dir)[0]!);
     assert.deepEqual((header["server_command"] as string[]).slice(0, 2), ["sh", "-c"]);
     assert.equal(entries.length, 1);
-    assert.equal(JSON.parse(entries[0]!).from, "server");
+    const entry: unknown = JSON.parse(entries[0]!);
+    assert.ok(isObject(entry));
+    assert.equal(entry["from"], "server");
   });
 
   it("reports a server that cannot start: 125, nothing on stdout, no log", async () => {

@@ -6,7 +6,7 @@ import { checkLine, type LineCheck } from "../../lib/protocol/line-check.js";
 const line = (...parts: Array<string | number[]>) => Buffer.concat([...parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))), Buffer.from("\n")]);
 const refused = (c: LineCheck) => {
   assert.equal(c.ok, false, "refused");
-  return c as Extract<LineCheck, { ok: false }>;
+  return c;
 };
 const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
 

@@ -66,7 +66,7 @@ export function parseFirstWins(text: string): unknown {
 }
 
 /** Python's json/pydantic accept NaN and ±Infinity as numbers. */
-const withNaN = (t: string) => JSON.parse(t.replace(/(?<=[:,[\s])(-?Infinity|NaN)(?=[\s,\]}])/g, "0"));
+const withNaN = (t: string): unknown => JSON.parse(t.replace(/(?<=[:,[\s])(-?Infinity|NaN)(?=[\s,\]}])/g, "0"));
 
 export const READERS: Record<string, Reader> = {
   "strict JSON": (b) => lf(b).flatMap((l) => (isUtf8(l) ? parseOr(fatal.decode(l), JSON.parse) : [])),

@@ -72,7 +72,7 @@ describe("guards: retail", () => {
         "the user has not been authenticated by email or by name and zip code (policy check retail.authenticated); " +
           "the order's status was not checked first (policy check retail.status_checked)",
       );
-      assert.ok(!d.reason!.includes("retail.confirmed"));
+      assert.ok(!d.reason.includes("retail.confirmed"));
       const confirmed = d.verdicts.find((v) => v.rule === "retail.confirmed")!;
       assert.equal(confirmed.enforced, false);
       assert.deepEqual(confirmed.verdict, fails("the customer's last message is not an explicit confirmation"));

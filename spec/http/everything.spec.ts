@@ -33,7 +33,7 @@ interface Seen {
 async function session(transport: Transport): Promise<Seen> {
   const client = new Client({ name: "stretto-spec", version: "0" }, { capabilities: { sampling: {} } });
   let sampled = 0;
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
     sampled++;
     return {
       role: "assistant",
@@ -122,6 +122,6 @@ describe("http upstream: in front of server-everything, driven by the SDK client
     const answer = entries.findIndex((e) => e.includes('"from":"server"') && new RegExp(`"id":${id}[,}]`).test(e) && e.includes('"result"'));
     const progress = entries.flatMap((e, i) => (e.includes('"method":"notifications/progress"') ? [i] : []));
     assert.equal(progress.length, 3);
-    assert.ok(progress.every((i) => i < answer), `${progress} before ${answer}`);
+    assert.ok(progress.every((i) => i < answer), `${progress.join(",")} before ${answer}`);
   });
 });

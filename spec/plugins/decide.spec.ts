@@ -47,8 +47,8 @@ describe("plugin operators (marble tests)", () => {
   });
 
   it("when the host goes away, a pending decision is unsubscribed and nothing more is emitted", () => {
+    let tornDown = 0;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      let tornDown = 0;
       const slow = cold("----------(x|)", { x: [] as Frame[] });
       const source = cold("a|", { a: f("a") });
       const out = source.pipe(
@@ -63,6 +63,7 @@ describe("plugin operators (marble tests)", () => {
       expectObservable(texts(out), "^---!").toBe("----");
       expectSubscriptions(slow.subscriptions).toBe("^---!");
     });
+    assert.equal(tornDown, 1, "the pending decision was torn down");
   });
 
   it("a decision on a timer is cancelled with its subscription (no leaked timers)", () => {

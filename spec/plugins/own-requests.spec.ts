@@ -74,7 +74,7 @@ describe("the proxy's own ids beside a host that uses the same shape", () => {
     const a = own.open(10);
     await a.answer;
     assert.notEqual(own.peekId(), a.id, "a late id is not handed out again");
-    own.hostRequest(a.id);
+    assert.equal(own.hostRequest(a.id), undefined, "no own request holds the id now: the host's request goes on");
     assert.equal(own.settle(answerTo(a.id), f), false, "the host's request with that id gets the answer");
   });
 });

@@ -15,8 +15,12 @@ export class PhoneDouble implements Tools {
   readonly log: Array<{ tool: string; args: JsonObject }> = [];
   constructor(public airplane: boolean) {}
 
-  async call(tool: string, args: JsonObject): Promise<ToolResult> {
+  call(tool: string, args: JsonObject): Promise<ToolResult> {
     this.log.push({ tool, args });
+    return Promise.resolve(this.answer(tool));
+  }
+
+  private answer(tool: string): ToolResult {
     switch (tool) {
       case "get_customer_by_phone":
         return ok('{"customer_id":"C9","line_ids":["L9"]}');
@@ -41,9 +45,9 @@ function ok(content: string): ToolResult {
 export class ScriptedTools implements Tools {
   readonly log: string[] = [];
   constructor(private readonly answers: ToolResult[]) {}
-  async call(tool: string): Promise<ToolResult> {
+  call(tool: string): Promise<ToolResult> {
     this.log.push(tool);
-    return this.answers.shift() ?? { content: "", failed: true };
+    return Promise.resolve(this.answers.shift() ?? { content: "", failed: true });
   }
 }
 

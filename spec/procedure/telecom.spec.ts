@@ -36,8 +36,10 @@ describe("the telecom world and stretto-procedure", function () {
     const listed = new Set(telecomWorld().tools().map((t) => t["name"] as string));
     assert.deepEqual([...tools].filter((x) => !listed.has(x)), []);
     for (const t of telecomWorld().tools()) {
+      const name = t["name"];
+      if (typeof name !== "string") assert.fail(`a tool without a name: ${JSON.stringify(t)}`);
       const read = (t["annotations"] as { readOnlyHint: boolean }).readOnlyHint;
-      if (p.reads.has(t["name"] as string)) assert.equal(read, true, String(t["name"]));
+      if (p.reads.has(name)) assert.equal(read, true, name);
     }
   });
 

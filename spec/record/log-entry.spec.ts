@@ -16,7 +16,7 @@ describe("log entries", () => {
     const text = '{"z":1.50,"a":"café","batch":[1e3]}';
     const line = entry(`${text}\n`, "server", 12);
     assert.equal(line, `{"t_ms":12,"from":"server","message":${text}}\n`);
-    assert.deepEqual(JSON.parse(line).message, { z: 1.5, a: "café", batch: [1000] });
+    assert.deepEqual((JSON.parse(line) as Record<string, unknown>)["message"], { z: 1.5, a: "café", batch: [1000] });
   });
 
   it("logs a batch (a JSON array) as one message", () => {

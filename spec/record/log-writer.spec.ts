@@ -39,7 +39,7 @@ describe("the session log on disk", () => {
     r.line("client", 9, Buffer.from("a\n"));
     r.line("server", 4, Buffer.from("b\n"));
     await r.finish();
-    const times = readFileSync(join(dir, "S.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l).t_ms);
+    const times = readFileSync(join(dir, "S.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => (JSON.parse(l) as Record<string, unknown>)["t_ms"]);
     assert.deepEqual(times, [9, 9]);
   });
 
