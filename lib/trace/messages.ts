@@ -3,7 +3,7 @@
  * message with its sender and time, batches flattened, raw lines skipped; and the few
  * questions every reader asks of one (its method, its id as a request or as a response).
  */
-import { field, isObject, jsonText, type Json } from "./json.js";
+import { isObject, jsonText, own, type Json } from "./json.js";
 import type { LogEntry, McpLog, Peer } from "./log-types.js";
 
 export interface TimedMessage {
@@ -26,26 +26,30 @@ export function* messages(log: McpLog): Generator<TimedMessage> {
   }
 }
 
+// Every message of a log is asked these questions: each key is read by name (`own`).
+
 /** The method of a request or notification (a string `method`). */
 export function method(m: Json): string | undefined {
-  const v = field(m, "method");
+  if (!isObject(m)) return undefined;
+  // A string is never an inherited member: no need to ask whether it is the message's own.
+  const v = m["method"];
   return typeof v === "string" ? v : undefined;
 }
 
 /** The id of a request: a message with a method and a non-null id. */
 export function requestId(m: Json): Json | undefined {
-  if (method(m) === undefined) return undefined;
-  const id = field(m, "id");
+  if (!isObject(m) || typeof m["method"] !== "string") return undefined;
+  const id = own(m, "id", m["id"]);
   return id === null ? undefined : id;
 }
 
 /** The id of a response: no `method` key, a `result` or a non-null `error`, a non-null id. */
 export function responseId(m: Json): Json | undefined {
-  if (!isObject(m) || field(m, "method") !== undefined) return undefined;
-  const error = field(m, "error");
-  const answers = field(m, "result") !== undefined || (error !== undefined && error !== null);
+  if (!isObject(m) || own(m, "method", m["method"]) !== undefined) return undefined;
+  const error = own(m, "error", m["error"]);
+  const answers = own(m, "result", m["result"]) !== undefined || (error !== undefined && error !== null);
   if (!answers) return undefined;
-  const id = field(m, "id");
+  const id = own(m, "id", m["id"]);
   return id === null ? undefined : id;
 }
 

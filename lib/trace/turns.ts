@@ -9,7 +9,7 @@
  * calls (`stretto-…` ids) never continue a turn that way: a flow decides each after the last
  * one's result. A cancelled call stops holding its turn; a reused id replaces its call.
  */
-import { field, mayHoldText, type Json } from "./json.js";
+import { field, isObject, mayHoldText, own, type Json, type JsonObject } from "./json.js";
 import type { AssistantEvent, Episode, EpisodeEvent } from "./episode-types.js";
 import type { LogEntry, LogHeader, Peer } from "./log-types.js";
 import { IdMap } from "./id-map.js";
@@ -132,7 +132,8 @@ export class EpisodeBuilder {
   message(tMs: number, from: Peer, m: Json): void {
     if (from === "context") return this.context(m);
     const name = from === "client" || from === "proxy" ? method(m) : undefined;
-    if (name !== undefined) return this.request(tMs, from, name, m);
+    // A message with a method is an object.
+    if (name !== undefined) return this.request(tMs, from, name, m as JsonObject);
     // The client's responses answer the server's own requests.
     if (from === "server" || from === "proxy") this.response(tMs, m);
   }
@@ -164,12 +165,12 @@ export class EpisodeBuilder {
     this.saidSinceTurn = true;
   }
 
-  private request(tMs: number, from: Peer, name: string, m: Json): void {
-    // (Field by field, not `at(...path)`: this runs for every request of a long log.)
-    const params = field(m, "params");
-    if (from === "client" && this.metaClientName === undefined) {
-      const info = field(field(params, "_meta"), CLIENT_INFO_META);
-      this.metaClientName = stringOr(field(info, "name"));
+  private request(tMs: number, from: Peer, name: string, m: JsonObject): void {
+    // Keys read by name (`own`, json.ts), not `at(...path)`: this runs for every request of a long log.
+    const params = own(m, "params", m["params"]);
+    if (from === "client" && this.metaClientName === undefined && isObject(params)) {
+      const meta = own(params, "_meta", params["_meta"]);
+      if (meta !== undefined) this.metaClientName = stringOr(field(field(meta, CLIENT_INFO_META), "name"));
     }
     if (name === "initialize") {
       // The first initialize that names its client; a nameless one leaves room for the next.
@@ -178,9 +179,11 @@ export class EpisodeBuilder {
     else if (name === "notifications/cancelled") this.cancel(params);
   }
 
-  private call(tMs: number, from: Peer, m: Json, params: Json | undefined): void {
+  private call(tMs: number, from: Peer, m: JsonObject, params: Json | undefined): void {
     const id = requestId(m);
-    const tool = this.toolName(stringOr(field(params, "name")));
+    const p = isObject(params) ? params : undefined;
+    // A string is never an inherited member: no need to ask whether it is the params' own.
+    const tool = this.toolName(stringOr(p?.["name"]));
     if (id === undefined || tool === undefined) return;
     const earlier = this.pending.get(id);
     // The proxy passing on the host's own call (the rest of a batch the guards cut) is
@@ -192,7 +195,7 @@ export class EpisodeBuilder {
       if (earlier.holdsTurn) this.open--;
     }
     // Present but null stays null, as serde's pointer would have it; only absent is `{}`.
-    const given = field(params, "arguments");
+    const given = p === undefined ? undefined : own(p, "arguments", p["arguments"]);
     const args = given === undefined ? {} : given;
     // Only a call that would otherwise start a turn asks whether it continues the last one.
     const continues =
@@ -270,6 +273,6 @@ export class EpisodeBuilder {
   }
 }
 
-function stringOr(v: Json | undefined): string | undefined {
+function stringOr(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
