@@ -169,7 +169,9 @@ async function main(): Promise<void> {
     console.log(`  --flow: skipped, the published flow is not at ${FLOW}`);
     return;
   }
-  // The flow's own lookups go out in front of each answer; its per-session cap (40) stops them early.
+  // The flow decides after each answer, but every decision hands back (each order shown was
+  // passed already): it looks nothing up, never reaches its per-session cap (40), so it
+  // keeps reading the whole Episode (docs/session-memory.md, "Not bounded yet").
   await soakAndReport("--flow (published retail flow, habit decider)", [...proxy, "--flow", FLOW, "--flow-decider", "habit", "--", ...demo], o, checkpoints(o.flowCalls));
 }
 

@@ -5,6 +5,7 @@ import { line, responseOf } from "./runtime/json-rpc.js";
 import { ServiceRegistry } from "./runtime/services.js";
 import { OwnRequests } from "./runtime/own-requests.js";
 import { SessionLog } from "./runtime/session-log.js";
+import { EpisodeReaders } from "./runtime/episode-readers.js";
 import { wholeLines } from "./runtime/whole-lines.js";
 import { decide } from "./runtime/decide.js";
 import type { LogHeader } from "../trace/log-types.js";
@@ -82,9 +83,10 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     service: (key) => services.get(key),
   };
   const plugins: Plugin[] = [];
-  for (const factory of setup.plugins) plugins.push(await factory(context));
-  // The Episode keeps its history only for a plugin that reads it whole (docs/session-memory.md).
-  log.keepWhole(setup.wholeEpisode === true || plugins.some((p) => p.readsEpisode !== false));
+  // The Episode keeps its history only while a plugin reads it whole (docs/session-memory.md).
+  const readers = new EpisodeReaders(log, setup.wholeEpisode === true);
+  for (const factory of setup.plugins) plugins.push(await factory(readers.contextFor(context, plugins.length)));
+  readers.settle(plugins);
 
   // Lines a plugin composed are logged as the proxy's, just before they are sent. A line the
   // transport composed (an HTTP error answer) is the proxy's too, but was logged as it was read.

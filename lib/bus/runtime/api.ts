@@ -103,6 +103,14 @@ export interface PluginContext {
    * logged (call it while setting up). Optional, for contexts a test makes by hand.
    */
   followEpisode?(follower: EpisodeFollower): void;
+  /**
+   * Says this plugin no longer reads the session's whole Episode, as if it had said
+   * `readsEpisode: false` from the start (the flow, once its caps are reached, decides
+   * nothing more). Once no plugin reads it whole, the Episode drops its history and keeps
+   * none from then on: each event still reaches the followers first. Calling it again does
+   * nothing. Optional, for contexts a test makes by hand.
+   */
+  releaseEpisode?(): void;
   /** Says something on stderr, prefixed `stretto-proxy:`. */
   say(message: string): void;
   /** Whether the server can still take lines (false once its input has closed). */

@@ -50,7 +50,9 @@ export interface Retained {
  * The Episode keeps every event unless the session says, before its first line, that no
  * plugin reads it whole (`keepWhole(false)`): then each event is handed to the followers
  * and dropped, and no turns are inferred (nothing would see them), so a session of a
- * million calls runs in flat memory (docs/session-memory.md). The log on disk keeps it all.
+ * million calls runs in flat memory (docs/session-memory.md). The session may also say so
+ * later, once the last plugin that read it whole stops (`dropHistory`). The log on disk
+ * keeps it all.
  */
 export class SessionLog {
   private builder = new EpisodeBuilder();
@@ -83,6 +85,34 @@ export class SessionLog {
     if (this.logged) throw new Error("SessionLog.keepWhole: the session has logged lines already");
     this.whole = whole;
     this.builder = new EpisodeBuilder(whole ? {} : { turns: false });
+  }
+
+  /**
+   * Drops the Episode's history in the middle of a session, once the last plugin that read it
+   * whole says it no longer does: the events kept so far go, and from now on each event is
+   * handed to the followers and dropped, as after `keepWhole(false)`. With followers, the
+   * builder goes on (it knows the calls in flight, whose results they await); with none, a
+   * builder that infers no turns takes over, and what was in flight is forgotten with the
+   * rest (no one would be handed it).
+   */
+  dropHistory(): void {
+    if (!this.whole) return;
+    this.whole = false;
+    if (this.followers.length > 0) {
+      // Each event was handed on as its line was logged; only the dropping is left.
+      this.builder.events.length = 0;
+      this.next = 0;
+      if (this.turn !== undefined) this.turn.calls.length = 0;
+      this.turnCalls = 0;
+      return;
+    }
+    this.unread = [];
+    this.unreadBytes = 0;
+    this.readNow = false;
+    this.builder = new EpisodeBuilder({ turns: false });
+    this.next = 0;
+    this.turn = undefined;
+    this.turnCalls = 0;
   }
 
   /** Hands `follower` each event of the Episode from now on, in log order, as it is made. */

@@ -129,11 +129,26 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       };
     });
 
+    /**
+     * Once the flow can decide nothing more (no program, or a session cap reached: neither
+     * goes back), it reads the session no more: it lets its reading go and gives the Episode
+     * up, so a session with no other plugin reading it whole keeps no history from then on
+     * (docs/session-memory.md). Calls and their answers then pass unread.
+     */
+    let done = false;
+    const stopIfDone = (): void => {
+      if (done || (program !== undefined && lookups < perSession && questions < maxQuestions)) return;
+      done = true;
+      calls.clear();
+      listings.clear();
+      served.forget();
+      session.releaseEpisode?.();
+    };
     const client = (source: Observable<Frame>) =>
       source.pipe(
         tap((f: Frame) => {
           // Only listings and calls matter here: a line that cannot name either is not parsed.
-          if (!mayHold(f, "tools/")) return;
+          if (done || !mayHold(f, "tools/")) return;
           if (!mayMatter(f)) return;
           const req = requestOf(f);
           if (req === undefined) return;
@@ -188,6 +203,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           running = true;
           return flowRun(f, call, here, after, last).finally(() => {
             running = false;
+            stopIfDone();
           });
         }),
       );
@@ -293,6 +309,7 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       return bytes === undefined ? f : frame("proxy", session.clock.now(), bytes);
     }
 
+    stopIfDone();
     return { name: "flow", client, server };
   }
 }

@@ -17,6 +17,7 @@ export class ServedServer {
   private readonly names: ServerNameFinder;
   private decisions: LiveDecisions | undefined;
   private told = false;
+  private forgotten = false;
 
   constructor(
     flow: Flow,
@@ -40,7 +41,7 @@ export class ServedServer {
    * learned across servers and this is none of them (stderr says so, once).
    */
   decisionsHere(): LiveDecisions | undefined {
-    if (this.decisions !== undefined) return this.decisions;
+    if (this.decisions !== undefined || this.forgotten) return this.decisions;
     const name = this.names.name;
     if (name !== undefined && this.servers.has(name)) return (this.decisions = new LiveDecisions(() => this.session.episode(), name));
     if (!this.told) {
@@ -51,6 +52,12 @@ export class ServedServer {
       );
     }
     return undefined;
+  }
+
+  /** Lets the session's reading go, once the flow decides nothing more: no decision points from now on. */
+  forget(): void {
+    this.forgotten = true;
+    this.decisions = undefined;
   }
 
   /** A tool's name on this server. */
