@@ -34,7 +34,7 @@ function session(seed: number, steps: number, check: (builder: EpisodeBuilder, l
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   const builder = new EpisodeBuilder();
   const live = new LiveDecisions(() => builder.finish(HEADER), server);
-  const open: Json[] = [];
+  const open: Array<string | number> = [];
   let t = 0;
   let n = 0;
   let own = 0;
@@ -45,7 +45,7 @@ function session(seed: number, steps: number, check: (builder: EpisodeBuilder, l
     if (r < 0.3 || open.length === 0) {
       // A call: mostly fresh ids, sometimes one reused, sometimes the proxy's own.
       const proxy = next() < 0.15;
-      const id: Json = proxy ? `stretto-${++own}` : next() < 0.05 && n > 0 ? Math.ceil(next() * n) : ++n;
+      const id: string | number = proxy ? `stretto-${++own}` : next() < 0.05 && n > 0 ? Math.ceil(next() * n) : ++n;
       add(proxy ? "proxy" : "client", { jsonrpc: "2.0", id, method: "tools/call", params: { name: pick(TOOLS), arguments: { v: `value-${Math.floor(next() * 6)}` } } });
       open.push(id);
     } else if (r < 0.75) {
@@ -100,6 +100,8 @@ describe("live decision points", function () {
         assert.deepEqual(got.inFlight, want.inFlight, where);
         assert.deepEqual(readOf(got.view, server), readOf(want.view, server), `${where}: what a binding reads`);
         checked++;
+        // The flow reads ahead after a run: what it reads then must change no later decision.
+        if (seed % 2 === 0) live.readAhead();
         if (got.last?.kind === "call") fast++;
         if (got.last?.kind === "call" && got.last.tool.startsWith(`${server}::`)) named++;
       }, server);

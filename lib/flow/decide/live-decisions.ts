@@ -104,6 +104,18 @@ export class LiveDecisions {
     return this.closed;
   }
 
+  /**
+   * Reads the events before the newest turn of calls into the closed reading now, rather
+   * than at the next decision that binds: they no longer change (only the newest turn gains
+   * calls), and that decision would read them first. The flow asks for it once the agent's
+   * answer has gone out, so the next decision reads only what came after.
+   */
+  readAhead(): void {
+    const events = this.session().events;
+    this.sync(events);
+    if (this.newestTurn > this.readUpTo) this.readClosed(events, this.newestTurn);
+  }
+
   /** Index what arrived since the last call: new events, and calls the newest turn gained. */
   private sync(events: readonly EpisodeEvent[]): void {
     if (this.newestTurn >= 0) this.indexCalls(events[this.newestTurn] as AssistantEvent, this.newestTurn);

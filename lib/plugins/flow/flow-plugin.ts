@@ -204,6 +204,12 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
           return flowRun(f, call, here, after, last).finally(() => {
             running = false;
             stopIfDone();
+            // Once the answer has gone out (on a later turn of the event loop), what the next
+            // decision would read first is read now, off the agent's path.
+            if (!done)
+              setImmediate(() => {
+                if (!done) here.readAhead();
+              });
           });
         }),
       );
