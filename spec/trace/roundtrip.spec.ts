@@ -21,6 +21,7 @@ import {
   toolCalls,
   type Episode,
   type McpLog,
+  type ToolManifest,
 } from "../../lib/trace/index.js";
 
 const bin = (name: string): string => fileURLToPath(new URL(`../../lib/cli/${name}.js`, import.meta.url));
@@ -250,7 +251,7 @@ describe("trace: round trips through stretto-proxy --record (bins)", function ()
     assert.deepEqual(r.stdout, JSON.stringify(ep) + "\n");
     const m = spawnSync(process.execPath, [STRETTO, "manifest", dir], { encoding: "utf8" });
     assert.equal(m.status, 0);
-    assert.deepEqual(JSON.parse(m.stdout).tools, {
+    assert.deepEqual((JSON.parse(m.stdout) as ToolManifest).tools, {
       "notes::lookup": "read",
       "notes::update": "write",
       "shop::cancel_pending_order": "write",

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError, parseArgs, type Command } from "../../lib/cli/stretto/command.js";
 import { episodeJson } from "../../lib/cli/stretto/episode-json.js";
-import { episode, merge, parseLog, toJsonl, type Episode, type McpLog } from "../../lib/trace/index.js";
+import { episode, merge, parseLog, toJsonl, type Episode, type McpLog, type ToolManifest } from "../../lib/trace/index.js";
 import { HEADER, call, callWith, logOf, outline, reply, serverLog, timed, type Line } from "./log-fixtures.js";
 
 const STRETTO = fileURLToPath(new URL("../../lib/cli/stretto.js", import.meta.url));
@@ -177,8 +177,8 @@ describe("stretto CLI (bin)", function () {
       tools: { "shop::lookup": "read", "shop::update": "write" },
       docs: { "shop::lookup": { summary: "Look it up.", args: {} } },
     });
-    assert.equal(JSON.parse(stretto("manifest", "--domain", "support", dir).stdout).domain, "support");
-    assert.equal(JSON.parse(stretto("manifest", `--domain=d`, join(dir, "1000-shop.jsonl")).stdout).domain, "d");
+    assert.equal((JSON.parse(stretto("manifest", "--domain", "support", dir).stdout) as ToolManifest).domain, "support");
+    assert.equal((JSON.parse(stretto("manifest", `--domain=d`, join(dir, "1000-shop.jsonl")).stdout) as ToolManifest).domain, "d");
   });
 
   it("shows progress on stderr for a big folder", async () => {
@@ -204,7 +204,7 @@ describe("stretto CLI (bin)", function () {
       help: "",
       valueOptions: ["--plugin", "--domain"],
       flagOptions: ["--guards"],
-      run: async () => 0,
+      run: () => Promise.resolve(0),
     };
     const args = parseArgs(command, ["--plugin", "a.js", "x.jsonl", "--guards", "--plugin=b.js", "--domain", "-r", "--", "--not-an-option"]);
     assert.deepEqual(args.positionals, ["x.jsonl", "--not-an-option"]);
