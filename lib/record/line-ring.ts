@@ -1,6 +1,6 @@
 /**
  * Memory shared with the recorder's writer thread, reused for every line of a session, and
- * the few words the two threads coordinate through.
+ * the few words the threads coordinate through.
  *
  * The proxy copies each line into the ring as it passes (hand-over.ts lays it out) and
  * moves `TAIL`; that is all it does per line: no message, no timer, no wake-up. Waking a
@@ -11,23 +11,32 @@
  * waiting (LAG_BYTES), or when it had gone to sleep after a quiet spell (`STATE`), and then
  * only after the turn's lines are forwarded.
  *
+ * One writer thread serves every log of the process (writer-thread.ts): each log has its
+ * own ring, `TAIL` and `HEAD`; the thread's `WAKE` and `STATE` are one signal
+ * ({@link newSignal}) that all its rings share.
+ *
  * Fresh memory per hand-over was what recording used to cost most (on a small VM, touching
  * a new megabyte takes ~8 ms, copying into one already touched ~0.1 ms), hence one ring for
  * the session. When it is full the proxy uses a buffer of its own: forwarding never waits.
  */
 import { type Parts, RECORD_HEAD, Records, WRAP, recordSize } from "./hand-over.js";
 
-/** Where the proxy's records end (it alone moves it). */
+/** In a ring's control words: where the proxy's records end (it alone moves it). */
 const TAIL = 0;
-/** Where the writer's unwritten records begin (it alone moves it). */
+/** In a ring's control words: where the writer's unwritten records begin (it alone moves it). */
 const HEAD = 1;
-/** Set to 1 (and notified) to wake the writer now. */
-const WAKE = 2;
-/** What the writer is doing: AWAKE, NAPPING (back within BATCH_MS) or SLEEPING (until woken). */
-const STATE = 3;
+/** In the thread's signal: set to 1 (and notified) to wake the writer now. */
+const WAKE = 0;
+/** In the thread's signal: what the writer is doing: AWAKE, NAPPING (back within BATCH_MS) or SLEEPING (until woken). */
+const STATE = 1;
 const AWAKE = 0;
 const NAPPING = 1;
 const SLEEPING = 2;
+
+/** The memory of a writer thread's signal (`WAKE`, `STATE`), shared by all its rings. */
+export function newSignal(): SharedArrayBuffer {
+  return new SharedArrayBuffer(8);
+}
 
 /**
  * How much may wait before the writer is woken rather than left to its next round: about
@@ -45,15 +54,21 @@ export class LineRing {
   readonly control: SharedArrayBuffer;
   private readonly mem: Records;
   private readonly ctrl: Int32Array;
+  private readonly signal: Int32Array;
   private tail = 0;
   /** Where the records before the last wrap end: the writer goes on at 0 from there. */
   private wrappedAt = 0;
 
-  constructor(readonly size: number) {
+  /** `signal`: the writer thread's ({@link newSignal}), shared with the other rings it reads. */
+  constructor(
+    readonly size: number,
+    signal: SharedArrayBuffer = newSignal(),
+  ) {
     this.records = new SharedArrayBuffer(size);
-    this.control = new SharedArrayBuffer(16);
+    this.control = new SharedArrayBuffer(8);
     this.mem = new Records(this.records);
     this.ctrl = new Int32Array(this.control);
+    this.signal = new Int32Array(signal);
   }
 
   /** Where the records appended so far end: a point in the order of everything handed over. */
@@ -94,9 +109,9 @@ export class LineRing {
     Atomics.store(this.ctrl, TAIL, at);
     // Woken only from a nap and far behind, or from its sleep; a writer already at work is
     // left to it. (Missed by a hair as it lies down, it is woken on the next line.)
-    const state = Atomics.load(this.ctrl, STATE);
+    const state = Atomics.load(this.signal, STATE);
     if (state === SLEEPING || (state === NAPPING && (at >= head ? at - head : this.wrappedAt - head + at) >= LAG_BYTES)) {
-      if (Atomics.compareExchange(this.ctrl, STATE, state, AWAKE) === state) this.wakeSoon();
+      if (Atomics.compareExchange(this.signal, STATE, state, AWAKE) === state) this.wakeSoon();
     }
     return true;
   }
@@ -120,9 +135,14 @@ export class LineRing {
 
   /** Wakes the writer thread now (a message for it, or much to write). */
   wake(): void {
-    Atomics.store(this.ctrl, WAKE, 1);
-    Atomics.notify(this.ctrl, WAKE);
+    wakeWriter(this.signal);
   }
+}
+
+/** Wakes the writer thread whose signal this is. */
+export function wakeWriter(signal: Int32Array): void {
+  Atomics.store(signal, WAKE, 1);
+  Atomics.notify(signal, WAKE);
 }
 
 /** The writer thread's side: reads records in order and gives their room back once written. */
@@ -192,23 +212,33 @@ export class RingReader {
     this.at = pos;
     Atomics.store(this.ctrl, HEAD, pos);
   }
+}
+
+/** The writer thread's side of its signal: it naps, or sleeps until a proxy wakes it. */
+export class WriterSignal {
+  private readonly words: Int32Array;
+
+  constructor(signal: SharedArrayBuffer) {
+    this.words = new Int32Array(signal);
+  }
 
   /** Waits up to `ms` for a wake-up. */
   nap(ms: number): void {
-    Atomics.store(this.ctrl, STATE, NAPPING);
-    Atomics.wait(this.ctrl, WAKE, 0, ms);
-    Atomics.store(this.ctrl, STATE, AWAKE);
-    Atomics.store(this.ctrl, WAKE, 0);
+    Atomics.store(this.words, STATE, NAPPING);
+    Atomics.wait(this.words, WAKE, 0, ms);
+    Atomics.store(this.words, STATE, AWAKE);
+    Atomics.store(this.words, WAKE, 0);
   }
 
   /**
-   * Sleeps until woken: the proxy's next line does it. Returns at once if a line came
-   * after `seen` (the tail last read), so none waits for a wake-up that was never sent.
+   * Sleeps until woken: a proxy's next line does it. `quiet` is asked once the state says
+   * asleep: false when a line came after the rings were last read, and then it returns at
+   * once, so no line waits for a wake-up that was never sent.
    */
-  sleep(seen: number): void {
-    Atomics.store(this.ctrl, STATE, SLEEPING);
-    if (Atomics.load(this.ctrl, TAIL) === seen) Atomics.wait(this.ctrl, WAKE, 0);
-    Atomics.store(this.ctrl, STATE, AWAKE);
-    Atomics.store(this.ctrl, WAKE, 0);
+  sleep(quiet: () => boolean): void {
+    Atomics.store(this.words, STATE, SLEEPING);
+    if (quiet()) Atomics.wait(this.words, WAKE, 0);
+    Atomics.store(this.words, STATE, AWAKE);
+    Atomics.store(this.words, WAKE, 0);
   }
 }

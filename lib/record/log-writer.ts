@@ -1,6 +1,6 @@
 import { closeSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Sender } from "../bus/frame.js";
 import { makeDirs } from "../util/make-dirs.js";
 import { osErrorText } from "../util/os-errors.js";
@@ -8,7 +8,8 @@ import { ProxyError } from "../util/proxy-error.js";
 import { createNew } from "../util/safe-open.js";
 import { CONTINUED, PIECE, type Parts, RAW, Records, isOnePiece, recordSize, senderCode } from "./hand-over.js";
 import { LineRing } from "./line-ring.js";
-import type { FromWriter, ToWriter } from "./record-messages.js";
+import type { ToWriter } from "./record-messages.js";
+import { type ThreadNews, WriterThread } from "./writer-thread.js";
 
 /** The memory shared with the writer thread for handing lines over (touched once, then reused). */
 const RING_BYTES = 8 * 1024 * 1024;
@@ -37,12 +38,18 @@ export interface LogWriterOptions {
  * first request has told (protocol-era.ts); a session that logs nothing still gets its header
  * when it finishes. Entries are formatted and written by a writer thread, so forwarding
  * never waits for the disk or for JSON parsing, and a crash loses at most the lines still
- * queued. A write failure stops recording, never the session.
+ * queued. A write failure stops recording, never the session. Every log of the process is
+ * written by one thread (writer-thread.ts).
  */
 export class LogWriter {
-  private readonly worker: Worker;
-  private readonly ring = new LineRing(RING_BYTES);
+  private readonly thread = WriterThread.shared();
+  private readonly ring = new LineRing(RING_BYTES, this.thread.signal);
   private readonly port: MessagePort;
+  private readonly id: number;
+  /** The thread writes no more of this log (it let it go, or it failed): the file is closed. */
+  private gone = false;
+  /** Told when the thread lets the log go. */
+  private letGo: (() => void) | undefined;
   /** Records waiting for a buffer of their own; while any wait, every record joins them (order). */
   private overflow: Overflow[] = [];
   private overflowBytes = 0;
@@ -58,17 +65,24 @@ export class LogWriter {
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(new URL("./record-worker.js", import.meta.url), {
-      workerData: { fd, path, records: this.ring.records, control: this.ring.control, port: port2 },
-      transferList: [port2],
-    });
-    this.worker.on("message", (m: FromWriter) => {
-      if (m.kind === "stopped") this.stop(m.message);
-    });
-    this.worker.on("error", (err) => this.stop(`the recorder thread failed; ${path} may be incomplete: ${err.message}`));
+    this.id = this.thread.add({ fd, path, records: this.ring.records, control: this.ring.control, port: port2 }, this.hear);
     // The thread writes it before the first entries, once it knows the era.
     this.tell({ kind: "header", header, tail: 0 });
   }
+
+  private readonly hear = (news: ThreadNews): void => {
+    if (news.kind === "stopped") {
+      this.stop(news.message);
+      return;
+    }
+    if (news.kind === "failed") this.stop(`the recorder thread failed; ${this.path} may be incomplete: ${news.message}`);
+    if (news.kind === "drained") this.thread.release(this.id);
+    // The thread touches the file no more: only now may its descriptor be closed (and reused).
+    this.gone = true;
+    this.port.close();
+    this.closeFile();
+    this.letGo?.();
+  };
 
   /**
    * Creates `<dir>/<session>.jsonl` (never overwriting, never through a link; 0600, in
@@ -160,14 +174,8 @@ export class LogWriter {
   finish(): Promise<void> {
     if (this.finished) return this.finished;
     this.finished = new Promise((resolve) => {
-      const done = () => {
-        this.closeFile();
-        resolve();
-      };
-      this.worker.once("exit", done);
-      this.worker.on("message", (m: FromWriter) => {
-        if (m.kind === "drained") void this.worker.terminate().then(done, done);
-      });
+      if (this.gone) return resolve();
+      this.letGo = resolve;
       this.sendOverflow();
       this.tell({ kind: "end", tail: this.ring.end });
     });
@@ -177,13 +185,13 @@ export class LogWriter {
   /** Removes the log: the proxy failed before the session began (exit 125). */
   discard(): void {
     this.stopped = true;
-    void this.worker.terminate();
-    this.closeFile();
     try {
       unlinkSync(this.path);
     } catch {
       // Already gone: nothing to leave behind either way.
     }
+    // The thread drops it unwritten, and the file is closed once it has.
+    if (!this.gone) this.tell({ kind: "drop", tail: this.ring.end });
   }
 
   private fileOpen = true;
