@@ -471,7 +471,7 @@ describe("flow binding", () => {
       assert.deepEqual(bind("get_order_details"), { args: { order_id: "#W200" }, chance: 0.9 });
       const product = bind("get_product_details");
       assert.deepEqual(product?.args, { product_id: "p9" });
-      close(product!.chance, 0.5);
+      close(product.chance, 0.5);
       // The user id comes only from the email lookup (the order's user_id is found once).
       assert.equal(bind("get_user_details"), undefined);
     });

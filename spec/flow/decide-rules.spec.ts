@@ -94,7 +94,7 @@ describe("deciding: sites, gates and the habit", function () {
     assert.deepEqual(bind.calls, ["get_user_details"]);
   });
 
-  it("the_habit_alone_never_asks: at p·c + 0.01 it hands back with the arguments' reason", async function () {
+  it("the_habit_alone_never_asks: at p·c + 0.01 it hands back with the arguments' reason", function () {
     const flow = flowOf(fixtureJson());
     const threshold = P_USER * 0.75 + 0.01;
     const next = nextLocal({ flow, at: decisionAt(emailEpisode()), taskId: "t", decider: "habit", threshold, bind: userBinding() });

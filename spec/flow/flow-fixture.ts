@@ -18,5 +18,5 @@ export function requireFixture(ctx: Mocha.Context): string {
     console.warn(`skipping: ${FIXTURE_PATH} is absent`);
     ctx.skip();
   }
-  return text!;
+  return text;
 }

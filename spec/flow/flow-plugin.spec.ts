@@ -65,7 +65,7 @@ class Harness {
         if (a instanceof Promise) return a;
         const response = { jsonrpc: "2.0", id, ...a };
         const f = this.add("server", response);
-        return { kind: "answer", response, frame: f } as OwnAnswer;
+        return { kind: "answer", response, frame: f };
       },
       nextOwnId: () => `stretto-${this.n + 1}`,
       log: (from: "proxy" | "context", b: Buffer) => this.log.add(frame(from, this.t, b)),
@@ -272,7 +272,7 @@ describe("the flow plugin (on a fake session)", function () {
     assert.equal(h.out.at(-1), second, "id 4 goes on while the flow waits");
     assert.equal(h.flowLines().filter((l) => l["after"] === 4).length, 0, "no flow runs after id 4");
     const response = { jsonrpc: "2.0", id: "stretto-1", result: text(USER) };
-    release({ kind: "answer", response, frame: h.add("server", response) } as OwnAnswer);
+    release({ kind: "answer", response, frame: h.add("server", response) });
     await h.settle();
     assert.equal(h.outMsgs().at(-1)!.id, 3);
     assert.equal(h.outMsgs().at(-1)!.result!.content!.length, 2);

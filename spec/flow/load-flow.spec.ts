@@ -11,8 +11,13 @@ const V2_BINDINGS =
   "a flow with bindings scored where another value was named or the described record read, with sources ordered by site, with lists bound, with bare calls counted, or with constants, is format 2";
 
 /** The fixture as a JSON object, changed by `edit`, back to text. */
-function edited(text: string, edit: (doc: Record<string, any>) => void): string {
-  const doc = JSON.parse(text) as Record<string, any>;
+type Doc = Record<string, unknown>;
+
+/** The object under `key` in a document being edited. */
+const obj = (d: Doc, key: string): Doc => d[key] as Doc;
+
+function edited(text: string, edit: (doc: Doc) => void): string {
+  const doc = JSON.parse(text) as Doc;
   edit(doc);
   return JSON.stringify(doc);
 }
@@ -109,8 +114,8 @@ describe("flow IR: loading", () => {
 
   it("says which required field is missing or has the wrong type", () => {
     assert.equal(loadError(edited(text, (d) => delete d["vocab"])), "missing field `vocab`");
-    assert.equal(loadError(edited(text, (d) => delete d["sites"]["feeds"])), "missing field `feeds` at /sites");
-    assert.match(loadError(edited(text, (d) => (d["sites"]["reads"] = [1]))), /^invalid value at \/sites\/reads\/0: /);
+    assert.equal(loadError(edited(text, (d) => delete obj(d, "sites")["feeds"])), "missing field `feeds` at /sites");
+    assert.match(loadError(edited(text, (d) => (obj(d, "sites")["reads"] = [1]))), /^invalid value at \/sites\/reads\/0: /);
     assert.match(loadError(edited(text, (d) => (d["group"] = "1"))), /^invalid value at \/group: /);
   });
 
@@ -137,8 +142,8 @@ describe("flow IR: loading", () => {
   ];
   for (const [field, value] of v2Bindings) {
     it(`a format 1 flow with bindings.${field} is format 2; format 2 reads it`, () => {
-      assert.equal(loadError(edited(text, (d) => (d["bindings"][field] = value))), V2_BINDINGS);
-      const flow = parseFlow(edited(text, (d) => ((d["stretto_flow"] = 2), (d["bindings"][field] = value))));
+      assert.equal(loadError(edited(text, (d) => (obj(d, "bindings")[field] = value))), V2_BINDINGS);
+      const flow = parseFlow(edited(text, (d) => ((d["stretto_flow"] = 2), (obj(d, "bindings")[field] = value))));
       assert.equal(flow.version, 2);
     });
   }
@@ -147,7 +152,7 @@ describe("flow IR: loading", () => {
     const flow = parseFlow(
       edited(text, (d) => {
         d["stretto_flow"] = 2;
-        for (const [field, value] of v2Bindings) d["bindings"][field] = value;
+        for (const [field, value] of v2Bindings) obj(d, "bindings")[field] = value;
       }),
     );
     const b = flow.bindings;
@@ -167,8 +172,8 @@ describe("flow IR: loading", () => {
           sites: { find_account: { decisions: 10, lookups: 10, used: 10, tasks: 10, lower: 0.8, promoted: true } },
         };
         d["contracts"] = { get_order_details: "order_id:string!" };
-        d["reach"] = d["habit"]["base"];
-        d["sites"]["every_read"] = true;
+        d["reach"] = obj(d, "habit")["base"];
+        obj(d, "sites")["every_read"] = true;
       }),
     );
     assert.equal(flow.promoted!.bar.minTasks, 3);
@@ -185,8 +190,8 @@ describe("flow IR: loading", () => {
       ret: { op: "var", name: "x" },
     };
     assert.equal(loadError(edited(text, (d) => (d["program"] = normal))), "the flow's program: unknown distribution `Normal`");
-    const oneArg = structuredClone(STANDARD_PROGRAM_JSON) as any;
-    oneArg.body[2].body[0].dist.args = [{ op: "var", name: "prev" }];
+    const oneArg = structuredClone(STANDARD_PROGRAM_JSON) as unknown as { body: Array<{ body: Array<{ dist: { args: unknown[] } }> }> };
+    oneArg.body[2]!.body[0]!.dist.args = [{ op: "var", name: "prev" }];
     assert.equal(loadError(edited(text, (d) => (d["program"] = oneArg))), "the flow's program: `Decide` takes 2 argument(s), got 1");
     const newer = { ...structuredClone(STANDARD_PROGRAM_JSON), fugue_program: 2 };
     assert.equal(

@@ -240,14 +240,15 @@ describe("the live handler takes decisions and outcomes from the engine", () => 
     const asked: string[] = [];
     const user = fp.model.id("get_user_details");
     const result = await fp.live("find_user_id_by_email", false, 8, {
-      decide: async ({ address, site, options }) => {
+      // Answers as promises, as an engine that waits (the arbiter, a lookup) gives them.
+      decide: ({ address, site, options }) => {
         asked.push(`${address} ${site}`);
         assert.equal(options[0], RESPOND);
-        return address === "decide#0" ? user : 0;
+        return Promise.resolve(address === "decide#0" ? user : 0);
       },
-      outcome: async ({ tool }) => {
+      outcome: ({ tool }) => {
         asked.push(tool);
-        return true;
+        return Promise.resolve(true);
       },
     });
     assert.deepEqual(asked, ["decide#0 find_user_id_by_email", "get_user_details", "decide#1 get_user_details"]);
