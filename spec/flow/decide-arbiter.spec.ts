@@ -100,10 +100,10 @@ describe("deciding: the arbiter", function () {
     );
     assert.deepEqual(Object.keys(next.criteria as object), ["get_order_details", "get_product_details", "respond"]);
     assert.equal(
-      (next.criteria)["respond"],
+      next.criteria["respond"],
       "Hand back: the agent writes to the customer now (to ask for missing details or a confirmation, report what it found, or answer), or it makes a change or a transfer.",
     );
-    assert.equal((next.criteria)["get_order_details"], flow.manifest.docs.get("get_order_details")!.summary.trim().slice(0, 250) + (flow.manifest.docs.get("get_order_details")!.summary.trim().length > 250 ? "…" : ""));
+    assert.equal(next.criteria["get_order_details"], flow.manifest.docs.get("get_order_details")!.summary.trim().slice(0, 250) + (flow.manifest.docs.get("get_order_details")!.summary.trim().length > 250 ? "…" : ""));
     const tool = request.questions["tool"]!;
     assert.equal(tool.instructions, `${CTX} Its last tool call, \`get_order_details\`, returned an error. Suppose it makes one more lookup now: which one?`);
     assert.deepEqual(Object.keys(tool.criteria as object), ["get_order_details", "get_product_details"]);
