@@ -71,4 +71,29 @@ describe("listen: recorded sessions share one writer thread", function () {
     }
     assert.equal(seen.size, SESSIONS);
   });
+
+  it("stops recording only the session whose log cannot be written (ulimit -f), and serves both on", async function () {
+    const logs = tempDir();
+    // `ulimit -f 32` is 16 or 32 KiB depending on the shell: one 64 KiB call passes it.
+    const proxy = await Listening.start(["--record", logs, "--", NODE, DEMO], process.env, "ulimit -f 32");
+    const connect = async (): Promise<Client> => {
+      const client = new Client({ name: "spec-host", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
+      return client;
+    };
+    const [big, small] = [await connect(), await connect()];
+    await big.callTool({ name: "lookup", arguments: { q: "x".repeat(64 * 1024) } });
+    await proxy.said(/recording stopped: writing \S+-1\.jsonl: .*(EFBIG|too large)/i);
+    const again = await big.callTool({ name: "lookup", arguments: { q: "after" } });
+    assert.match(JSON.stringify(again), /after/, "the session whose log failed is still served");
+    for (let k = 0; k < CALLS; k++) await small.callTool({ name: "lookup", arguments: { q: `small ${k}` } });
+    await big.close();
+    await small.close();
+    assert.equal(await proxy.stop(), 0);
+    assert.equal((proxy.stderr.match(/recording stopped/g) ?? []).length, 1, proxy.stderr);
+    const smallLog = sessionLogs(logs).find((p) => p.endsWith("-2.jsonl"))!;
+    const { entries } = readLogLines(smallLog);
+    const asked = entries.flatMap((e) => [...e.matchAll(/small (\d+)/g)].map((m) => Number(m[1])));
+    assert.deepEqual(asked.sort((a, b) => a - b), Array.from({ length: CALLS }, (_, k) => [k, k]).flat(), "the other session's log is whole");
+  });
 });

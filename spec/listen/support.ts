@@ -44,8 +44,10 @@ export class Listening {
   }
 
   /** Starts the proxy and resolves once it has printed its URL. */
-  static async start(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Listening> {
-    const child = start(NODE, [PROXY, "--listen", "127.0.0.1:0", ...args], { env });
+  /** `shell`: a shell line run before the proxy (`ulimit -f 32`), which then replaces the shell. */
+  static async start(args: string[], env: NodeJS.ProcessEnv = process.env, shell?: string): Promise<Listening> {
+    const proxy = [PROXY, "--listen", "127.0.0.1:0", ...args];
+    const child = shell === undefined ? start(NODE, proxy, { env }) : start("sh", ["-c", `${shell}; exec "$0" "$@"`, NODE, ...proxy], { env });
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
       child.stdout!.setEncoding("utf8");
