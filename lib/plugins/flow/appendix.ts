@@ -68,6 +68,8 @@ export function withAppendix(message: unknown, looked: readonly Looked[], idText
   // Only the path to the new item is copied (the rest is shared, never changed): a key
   // overwritten in a spread keeps its place, and `content` added is added last.
   const copy = { ...m, result: { ...r, content: Array.isArray(content) ? [...(content as unknown[]), item] : [item] } };
-  // The id goes back exactly as the server wrote it (a long integer keeps every digit).
+  // The id goes back exactly as the server wrote it (a long integer keeps every digit); an id
+  // written as JSON writes it needs no putting back.
+  if (idText === undefined || idText === JSON.stringify(m["id"])) return Buffer.from(`${JSON.stringify(copy)}\n`);
   return messageLine(copy, idText);
 }
