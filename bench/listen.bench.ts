@@ -13,7 +13,8 @@
  * Figures: `tools/call` one at a time (p50/p99 of the round trip), and with 16 in flight
  * (calls per second); then 64 sessions opened one by one, at 1, 16, 32 and 64 sessions the
  * p99 of a round of calls on every session at once, and the RSS (the proxy alone, and with
- * its servers; the reference's one process). Targets, printed PASS/MISS (a miss never fails
+ * its servers; the reference's one process; and the proxy alone with `--record`, its
+ * sessions' logs written by one thread). Targets, printed PASS/MISS (a miss never fails
  * the process): throughput ≥ 1× the reference's, p99 ≤ 1.5× its p99.
  *
  *   node --expose-gc dist/bench/listen.bench.js [--scale F]
@@ -21,9 +22,9 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { setMaxListeners } from "node:events";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -149,7 +150,13 @@ async function measure(url: string, pid: number, scale: number): Promise<Figures
     }),
   );
   const perSecond = concurrent / ((performance.now() - t0) / 1000);
-  const clients = [client];
+  const sessions = await measureSessions(url, pid, client);
+  return { p50: pct(times, 50), p99: pct(times, 99), perSecond, sessions };
+}
+
+/** Sessions opened one by one up to 64: at each step, a round of calls on every session at once, and the RSS. */
+async function measureSessions(url: string, pid: number, first?: Client): Promise<Figures["sessions"]> {
+  const clients = [first ?? (await host(url))];
   const sessions: Figures["sessions"] = [];
   for (const step of SESSION_STEPS) {
     while (clients.length < step) clients.push(await host(url));
@@ -158,7 +165,7 @@ async function measure(url: string, pid: number, scale: number): Promise<Figures
     sessions.push({ n: step, p99: pct(round, 99), rss: rss(pid) });
   }
   await Promise.all(clients.map((c) => c.close()));
-  return { p50: pct(times, 50), p99: pct(times, 99), perSecond, sessions };
+  return sessions;
 }
 
 async function main(): Promise<void> {
@@ -172,16 +179,22 @@ async function main(): Promise<void> {
   const proxy = await startUrl([PROXY, "--listen", "127.0.0.1:0", "--", process.execPath, DEMO]);
   const ref = await measure(reference.url, reference.child.pid!, scale);
   const via = await measure(proxy.url, proxy.child.pid!, scale);
+  // The same sessions recorded: every log is written by the proxy's one writer thread.
+  const logs = mkdtempSync(join(tmpdir(), "stretto-listen-bench-"));
+  const recording = await startUrl([PROXY, "--listen", "127.0.0.1:0", "--record", logs, "--", process.execPath, DEMO]);
+  const recorded = await measureSessions(recording.url, recording.child.pid!);
+  recording.child.kill("SIGTERM");
   const row = (name: string, f: Figures) =>
     out(`${name.padEnd(34)} ${f.p50.toFixed(2).padStart(7)} ${f.p99.toFixed(2).padStart(7)} ${f.perSecond.toFixed(0).padStart(9)}`);
   out(`${"tools/call".padEnd(34)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"calls/s".padStart(9)}`);
   row("SDK Streamable HTTP example", ref);
   row("stretto-proxy --listen + stdio", via);
   out();
-  out(`${"sessions".padEnd(9)} ${"ref p99".padStart(8)} ${"ref RSS".padStart(8)} ${"proxy p99".padStart(10)} ${"proxy RSS".padStart(10)} ${"+servers".padStart(9)}`);
+  out(`${"sessions".padEnd(9)} ${"ref p99".padStart(8)} ${"ref RSS".padStart(8)} ${"proxy p99".padStart(10)} ${"proxy RSS".padStart(10)} ${"+servers".padStart(9)} ${"--record RSS".padStart(13)}`);
   for (const [i, s] of via.sessions.entries()) {
     const r = ref.sessions[i]!;
-    out(`${String(s.n).padEnd(9)} ${r.p99.toFixed(2).padStart(8)} ${r.rss.self.toFixed(0).padStart(7)}M ${s.p99.toFixed(2).padStart(10)} ${s.rss.self.toFixed(0).padStart(9)}M ${s.rss.tree.toFixed(0).padStart(8)}M`);
+    const rec = recorded[i]!;
+    out(`${String(s.n).padEnd(9)} ${r.p99.toFixed(2).padStart(8)} ${r.rss.self.toFixed(0).padStart(7)}M ${s.p99.toFixed(2).padStart(10)} ${s.rss.self.toFixed(0).padStart(9)}M ${s.rss.tree.toFixed(0).padStart(8)}M ${rec.rss.self.toFixed(0).padStart(12)}M`);
   }
   out();
   const verdict = (what: string, ratio: number, ok: boolean, goal: string) => out(`${ok ? "PASS" : "MISS"}  ${what.padEnd(40)} ×${ratio.toFixed(2)}  (target ${goal})`);
@@ -192,6 +205,7 @@ async function main(): Promise<void> {
   verdict("p99 at 64 sessions vs the SDK server", last.p99 / lastRef.p99, last.p99 <= TARGET.p99 * lastRef.p99, "≤ 1.5×");
   proxy.child.kill("SIGTERM");
   reference.child.kill("SIGTERM");
+  rmSync(logs, { recursive: true, force: true });
 }
 
 if (process.argv.includes("--reference")) serveReference();
