@@ -9,7 +9,9 @@ import fc from "fast-check";
 import { parseOutput } from "../../lib/flow/bind/json-path.js";
 import type { Json } from "../../lib/trace/json.js";
 import { messageLine } from "../../lib/protocol/compose.js";
-import { appendixText, withAppendix, type Looked } from "../../lib/plugins/flow/appendix.js";
+import { appendixText, withAppendix, writtenId, type Looked } from "../../lib/plugins/flow/appendix.js";
+import { frame } from "../../lib/bus/frame.js";
+import { jsonOf, messagesOf } from "../../lib/bus/runtime/json-rpc.js";
 
 /** `parseOutput` as first written: JSON.parse, else the text's lines, else the text. */
 function plainParseOutput(content: string): Json {
@@ -83,4 +85,29 @@ describe("a flow's shortcuts against the plain definitions", () => {
       { numRuns: 1000 },
     );
   });
+
+  it("writtenId gives an answer the bytes the strict check's id would, however the line writes its id", () => {
+    // Ids as servers write them, at the start or not, once or twice (a line the strict check refuses).
+    const idTexts = fc.constantFrom("1", "10", "1.0", "1e0", "-0", '"a"', '"\\u0061"', '"é"', '"stretto-1"');
+    const result = '"result":{"content":[{"type":"text","text":"{\\"id\\":1}"}],"isError":false}';
+    const shapes = fc.constantFrom(
+      (id: string) => `{"id":${id},"jsonrpc":"2.0",${result}}`,
+      (id: string) => `{"jsonrpc":"2.0","id":${id},${result}}`,
+      (id: string) => `{"jsonrpc":"2.0",${result},"id":${id}}`,
+      (id: string) => `{ "id": ${id}, "jsonrpc":"2.0",${result}}`,
+      (id: string) => `{"id":${id},"jsonrpc":"2.0",${result},"id":1}`,
+      (id: string) => `{"jsonrpc":"2.0","id":${id},"structuredContent":{"id":2},${result}}`,
+    );
+    const looked: Looked[] = [{ tool: "t", arguments: {}, text: "x", error: false }];
+    fc.assert(
+      fc.property(idTexts, shapes, (id, shape) => {
+        const f = frame("server", 0, Buffer.from(shape(id)));
+        const m = jsonOf(f);
+        assert.ok(withAppendix(m, looked) !== undefined, "the line is an answer");
+        assert.deepEqual(withAppendix(m, looked, writtenId(f, m)), withAppendix(m, looked, messagesOf(f)?.[0]?.idText));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+

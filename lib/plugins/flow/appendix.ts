@@ -2,7 +2,7 @@
  * What the agent sees of a flow's lookups: each lookup's text, and the
  * appendix pushed onto the agent's own result as one more text item, in the pilot's format.
  */
-import { messageLine, type RpcResponse } from "../index.js";
+import { type Frame, messageLine, messagesOf, type RpcResponse } from "../index.js";
 import { jsonText, type Json } from "../../trace/json.js";
 
 /** The appendix's first line, exactly. */
@@ -72,4 +72,26 @@ export function withAppendix(message: unknown, looked: readonly Looked[], idText
   // written as JSON writes it needs no putting back.
   if (idText === undefined || idText === JSON.stringify(m["id"])) return Buffer.from(`${JSON.stringify(copy)}\n`);
   return messageLine(copy, idText);
+}
+
+/**
+ * How the answer's id was written, for `withAppendix` to put back; undefined when it need
+ * not be put back: the line begins with the id as JSON writes it (`{"id":…` or
+ * `{"jsonrpc":"2.0","id":…`, as servers write their answers), and the answer is then
+ * written the same with or without it. Otherwise the strict check of the line tells.
+ */
+export function writtenId(f: Frame, message: unknown): string | undefined {
+  const id = message !== null && typeof message === "object" ? (message as { id?: unknown }).id : undefined;
+  if (typeof id === "string" || typeof id === "number") {
+    const text = JSON.stringify(id);
+    if (beginsWith(f.bytes, `{"id":${text}`) || beginsWith(f.bytes, `{"jsonrpc":"2.0","id":${text}`)) return undefined;
+  }
+  return messagesOf(f)?.[0]?.idText;
+}
+
+/** Whether `bytes` begin with `prefix`, followed by the end of the value (`,` or `}`). */
+function beginsWith(bytes: Buffer, prefix: string): boolean {
+  const n = Buffer.byteLength(prefix);
+  if (bytes.length <= n || (bytes[n] !== 0x2c && bytes[n] !== 0x7d)) return false;
+  return bytes.toString("utf8", 0, n) === prefix;
 }

@@ -1,4 +1,4 @@
-import { CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKey, jsonOf, mayHold, messagesOf, type OwnAnswer, type Plugin, type PluginContext, type PluginFactory, requestOf, responseOf, type RpcId, type RpcResponse } from "../index.js";
+import { CONVERSATION, DEFAULT_PATIENCE_MS, type Frame, frame, idKey, jsonOf, mayHold, type OwnAnswer, type Plugin, type PluginContext, type PluginFactory, requestOf, responseOf, type RpcId, type RpcResponse } from "../index.js";
 /**
  * `--flow`: serves a flow behind the agent's calls (docs/flows.md, "Serve a flow"). When the server answers one of the agent's `tools/call`s, the plugin holds the
  * answer and runs the flow's program live: each decision comes from the decider, each
@@ -10,7 +10,7 @@ import { type Observable, tap } from "../rx.js";
 import { passOrHold } from "./pass-or-hold.js";
 import type { Oracle } from "../../oracle/oracle.js";
 import type { Json, JsonObject } from "../../trace/json.js";
-import { resultText, withAppendix, type Looked } from "./appendix.js";
+import { resultText, withAppendix, writtenId, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
 import { decisionLine, emptyNext, ERR, flowServers, isNext, LiveDecisions, liveSite, nextExplored, nextLocal, OK, openSite, siteName, siteOptions, type BindFn, type DecideInput, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
@@ -311,7 +311,8 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
         session.say(`the flow failed, handing back: ${errorText(err)}`);
       }
       if (looked.length === 0) return f;
-      const bytes = withAppendix(jsonOf(f), looked, messagesOf(f)?.[0]?.idText);
+      const message = jsonOf(f);
+      const bytes = withAppendix(message, looked, writtenId(f, message));
       return bytes === undefined ? f : frame("proxy", session.clock.now(), bytes);
     }
 
