@@ -24,10 +24,11 @@ $(UI_STAMP): $(NPM_STAMP) $(shell find console -type f -not -path '*/node_module
 
 build: $(BUILD_STAMP) $(UI_STAMP)
 
-# The layer rules (.dependency-cruiser.cjs) and the type-checked lint, then the specs.
+# The layer rules (.dependency-cruiser.cjs) and the type-checked lint (the code, its specs and
+# benchmarks), then the specs.
 check: $(NPM_STAMP)
 	npx depcruise lib --config .dependency-cruiser.cjs
-	npx eslint lib
+	npx eslint lib spec bench
 	npx vue-tsc --noEmit -p console/tsconfig.json
 
 test: build check
