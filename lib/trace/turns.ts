@@ -60,7 +60,7 @@ export class EpisodeBuilder {
   /** For each call id, how many of its turn's calls had been answered when it was sent. */
   readonly sentAfter = new Map<string, number>();
   private readonly recordSentAfter: boolean;
-  private readonly inferTurns: boolean;
+  private inferTurns: boolean;
   private readonly pending = new IdMap<Pending>();
   /** The current turn's event, and how many of its calls still hold it open. */
   private turn: AssistantEvent | undefined;
@@ -84,6 +84,24 @@ export class EpisodeBuilder {
   private readonly surelyKnown = (v: string): boolean => this.passed.has(v);
   private clientName: string | undefined;
   private metaClientName: string | undefined;
+
+  /**
+   * From now on, groups calls as a builder made with `turns: false` does, and lets the text
+   * kept for turn inference go: a live session whose history is dropped mid-session while
+   * followers still follow it (they are handed the same calls and events either way, so no
+   * one sees the difference; docs/session-memory.md).
+   */
+  stopInferringTurns(): void {
+    this.inferTurns = false;
+    this.returned.clear();
+    this.known.clear();
+    this.passed.clear();
+  }
+
+  /** How many characters of text turn inference holds (settling what it holds to count it): for specs of memory. */
+  keptTextChars(): number {
+    return this.returned.length + this.known.length;
+  }
 
   constructor(options: EpisodeBuilderOptions = {}) {
     this.recordSentAfter = options.sentAfter === true;

@@ -104,6 +104,34 @@ describe("a session's memory", function () {
     );
   });
 
+  it("lets the text of turn inference go when its history is dropped mid-session with a follower, and hands the follower the same", function () {
+    const pairs = (log: SessionLog, from: number, to: number, t: { ms: number }) => {
+      for (let i = from; i < to; i++) {
+        const id = i + 1;
+        log.add(frame("client", t.ms++, Buffer.from(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_order_details","arguments":{"order_id":"#W${i}a"}}}`)));
+        log.add(frame("server", t.ms++, Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"{\\"order_id\\":\\"#W${i}a\\",\\"user_id\\":\\"user_${i}\\"}"}]}}`)));
+      }
+    };
+    const keptFollower = recording();
+    const droppedFollower = recording();
+    const keeping = sessionLog(true, keptFollower);
+    const dropping = sessionLog(true, droppedFollower);
+    const tk = { ms: 0 };
+    const td = { ms: 0 };
+    for (const log of [keeping, dropping]) log.add(frame("client", 0, Buffer.from(INITIALIZE)));
+    pairs(keeping, 0, 300, tk);
+    pairs(dropping, 0, 300, td);
+    assert.ok(dropping.keptTextChars() > 0, "turn inference keeps text while the Episode is whole");
+    dropping.dropHistory();
+    assert.equal(dropping.keptTextChars(), 0);
+    pairs(keeping, 300, 600, tk);
+    pairs(dropping, 300, 600, td);
+    assert.equal(dropping.keptTextChars(), 0, "and keeps none from then on");
+    assert.deepEqual(dropping.retained(), { events: 0, calls: 0 });
+    assert.ok(keeping.keptTextChars() > 0);
+    assert.deepEqual(droppedFollower.seen, keptFollower.seen, "the follower is handed the same calls and events");
+  });
+
   describe("20,000 pipelined get_order_details calls to the retail world, guards' facts following", function () {
     const CALLS = 20_000;
     const ORDERS = 500;

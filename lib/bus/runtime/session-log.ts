@@ -91,7 +91,8 @@ export class SessionLog {
    * Drops the Episode's history in the middle of a session, once the last plugin that read it
    * whole says it no longer does: the events kept so far go, and from now on each event is
    * handed to the followers and dropped, as after `keepWhole(false)`. With followers, the
-   * builder goes on (it knows the calls in flight, whose results they await); with none, a
+   * builder goes on (it knows the calls in flight, whose results they await), inferring no
+   * turns from now on and keeping none of the text that takes; with none, a
    * builder that infers no turns takes over, and what was in flight is forgotten with the
    * rest (no one would be handed it).
    */
@@ -99,7 +100,9 @@ export class SessionLog {
     if (!this.whole) return;
     this.whole = false;
     if (this.followers.length > 0) {
-      // Each event was handed on as its line was logged; only the dropping is left.
+      // Each event was handed on as its line was logged; only the dropping is left, and the
+      // text turn inference kept (no one sees turns from now on).
+      this.builder.stopInferringTurns();
       this.builder.events.length = 0;
       this.next = 0;
       if (this.turn !== undefined) this.turn.calls.length = 0;
@@ -157,6 +160,12 @@ export class SessionLog {
   retained(): Retained {
     this.catchUp();
     return { events: this.builder.events.length, calls: this.turn?.calls.length ?? 0 };
+  }
+
+  /** The characters of text the Episode's turn inference holds (for specs of memory). */
+  keptTextChars(): number {
+    this.catchUp();
+    return this.builder.keptTextChars();
   }
 
   end(): void {
