@@ -104,17 +104,15 @@ export class SessionLog {
       // text turn inference kept (no one sees turns from now on).
       this.builder.stopInferringTurns();
       this.builder.events.length = 0;
-      this.next = 0;
       if (this.turn !== undefined) this.turn.calls.length = 0;
-      this.turnCalls = 0;
-      return;
+    } else {
+      this.unread = [];
+      this.unreadBytes = 0;
+      this.readNow = false;
+      this.builder = new EpisodeBuilder({ turns: false });
+      this.turn = undefined;
     }
-    this.unread = [];
-    this.unreadBytes = 0;
-    this.readNow = false;
-    this.builder = new EpisodeBuilder({ turns: false });
     this.next = 0;
-    this.turn = undefined;
     this.turnCalls = 0;
   }
 
