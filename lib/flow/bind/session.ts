@@ -13,6 +13,7 @@ import type { Episode, EpisodeEvent, ToolCall } from "../../trace/episode-types.
 import { isObject } from "../../trace/json.js";
 import { atPath, lowerScalars, parseOutput, valueText, type Found } from "./json-path.js";
 import { keyish, mentionedWithSiblings, mentions } from "./mentions.js";
+import { keepNewest } from "../../util/keep-newest.js";
 
 /** One successful tool output, parsed. */
 export interface Output {
@@ -75,7 +76,10 @@ export class SessionReading {
   constructor(
     readonly base: SessionReading | undefined = undefined,
     private readonly parse: ParseOutput = parseFresh,
-  ) {}
+  ) {
+    // Keeps the instances' V8 map across full collections (see keep-newest.ts).
+    keepNewest(this);
+  }
 
   /** Outputs read so far, here and below. */
   outputCount(): number {
@@ -183,6 +187,8 @@ export class SessionView {
     let customer = "";
     for (const r of layers) customer += r.customer;
     this.customer = customer;
+    // Keeps the instances' V8 map across full collections (see keep-newest.ts).
+    keepNewest(this);
   }
 
   /** Successful outputs, oldest first. */

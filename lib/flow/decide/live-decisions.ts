@@ -21,6 +21,7 @@ import { lowerScalars, parseOutput } from "../bind/json-path.js";
 import { SessionReading, SessionView, type ParsedOutput, type ParseOutput } from "../bind/session.js";
 import { decisionAfter, type DecisionEpisode } from "./decision-episode.js";
 import { END, ERR, OK, REPLY, type Step } from "./steps.js";
+import { keepNewest } from "../../util/keep-newest.js";
 
 export class LiveDecisions {
   /** Each call id's first turn, by event index (`afterCall` finds the first). */
@@ -167,6 +168,8 @@ class LivePoint implements DecisionEpisode {
     this.turn = session.events[t] as AssistantEvent;
     this.callCount = this.turn.calls.length;
     this.last = this.stepOf(this.turn.calls[at]!);
+    // Keeps the instances' V8 map across full collections (see keep-newest.ts).
+    keepNewest(this);
   }
 
   private stepOf(c: ToolCall): Step {

@@ -23,6 +23,7 @@ import {
   type Value,
 } from "./values.js";
 import { errorText } from "../../util/error-text.js";
+import { keepNewest } from "../../util/keep-newest.js";
 
 export type Effect =
   | { kind: "sample"; address: string; dist: SiteDistribution }
@@ -72,7 +73,10 @@ class Execution {
     private readonly model: RunModel,
     private readonly names: readonly string[],
     private readonly scopes: Map<string, Value>[],
-  ) {}
+  ) {
+    // Keeps the instances' V8 map across full collections (see keep-newest.ts).
+    keepNewest(this);
+  }
 
   /**
    * Runs statements in a fresh scope; says whether a `break` left it. Statements that bind
