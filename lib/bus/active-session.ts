@@ -9,10 +9,10 @@ import { EpisodeReaders } from "./runtime/episode-readers.js";
 import { wholeLines } from "./runtime/whole-lines.js";
 import { decide } from "./runtime/decide.js";
 import type { LogHeader } from "../trace/log-types.js";
-import { CHECKED, ON_HANDLED, REFUSAL, frame, type Frame, type Handled } from "./frame.js";
+import { CHECKED, ON_HANDLED, PARSED, REFUSAL, frame, type Frame, type Handled } from "./frame.js";
 import { BatchAnswers } from "./batch-answers.js";
 import { refuseUnreadable } from "./refuse-unreadable.js";
-import { checkOf, messagesOf } from "./runtime/json-rpc.js";
+import { checkOf, composedValue, messagesOf } from "./runtime/json-rpc.js";
 import { OWN_ID_PREFIX } from "./runtime/own-requests.js";
 import { sessionBus, type SessionIo } from "./session.js";
 import { errorText } from "../util/error-text.js";
@@ -49,6 +49,8 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
 
   const composed = (bytes: Buffer, refusal = false) => {
     const f = frame("proxy", io.clock.now(), bytes);
+    // A tool answer a plugin made comes with the value it reads as (`composedValue`).
+    f[PARSED] = composedValue(bytes);
     if (refusal) f[REFUSAL] = true;
     return f;
   };

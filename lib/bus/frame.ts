@@ -43,7 +43,7 @@ export interface Frame {
   readonly bytes: Buffer;
   /** False for a leading piece of a long line; the line goes on in the next frame. */
   readonly end: boolean;
-  /** Filled by `jsonOf`; nothing else writes it. */
+  /** Filled by `jsonOf` (and the strict check), or where the proxy composed the line, by the value it reads as. */
   [PARSED]?: unknown;
   /** Filled by the bus before a judging plugin sees a host line. */
   [CHECKED]?: LineCheck;

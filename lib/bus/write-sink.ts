@@ -79,9 +79,9 @@ export class WriteSink implements Observer<Frame> {
     const runs = this.queued;
     this.queued = [];
     if (p) runs.push(p);
-    this.writable.cork();
-    for (const run of runs) this.writeNow(run);
-    this.writable.uncork();
+    // One write of the runs copied together costs less than a stream entry and an iovec per
+    // run (a run of refusals is a composed line each).
+    this.writeNow(Buffer.concat(runs));
   };
 
   private writeNow(bytes: Buffer): void {

@@ -21,6 +21,7 @@
 import { field, isObject, type Json, type JsonObject } from "../trace/json.js";
 import type { EpisodeEvent, ToolCall, ToolResultEvent } from "../trace/episode-types.js";
 import { parseContent, trimQuotes } from "./content.js";
+import { LazyToolResult } from "../trace/lazy-result.js";
 
 /** A call as the facts need it. */
 export type CallFact = Pick<ToolCall, "id" | "name" | "arguments">;
@@ -128,7 +129,8 @@ export class Facts implements FactView {
     const call = this.calls.get(result.call_id);
     this.calls.delete(result.call_id);
     if (result.error) return;
-    const parsed = parseContent(result.content);
+    // A result read lazily gives its record as is: its text would be that record's JSON.
+    const parsed = result instanceof LazyToolResult && result.reading.text === undefined ? result.reading.value : parseContent(result.content);
     switch (result.name) {
       case "find_user_id_by_email":
       case "find_user_id_by_name_zip":

@@ -21,8 +21,25 @@ export function resultLine(idText: string, result: unknown): Buffer {
  * (a refusal is answered so, once per refused call).
  */
 export function toolResultLine(idText: string, text: string, isError: boolean): Buffer {
-  return Buffer.from(`{"jsonrpc":"2.0","id":${idText},"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"isError":${isError ? "true" : "false"}}}\n`);
+  // The calls a session refuses mostly get the same text: its bytes are written once.
+  if (text !== lastText || isError !== lastIsError) {
+    lastTail = Buffer.from(`,"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"isError":${isError ? "true" : "false"}}}\n`);
+    lastText = text;
+    lastIsError = isError;
+  }
+  const idLength = Buffer.byteLength(idText);
+  const out = Buffer.allocUnsafe(RESULT_HEAD.length + idLength + lastTail.length);
+  RESULT_HEAD.copy(out, 0);
+  out.write(idText, RESULT_HEAD.length, "utf8");
+  lastTail.copy(out, RESULT_HEAD.length + idLength);
+  return out;
 }
+
+const RESULT_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
+/** The last text `toolResultLine` wrote, and the bytes after the id it wrote for it. */
+let lastText: string | undefined;
+let lastIsError = false;
+let lastTail = Buffer.alloc(0);
 
 const ID_SLOT = "\u0000stretto id\u0000";
 

@@ -10,13 +10,30 @@ export interface Outcome {
   content: string;
 }
 
+/**
+ * A response read as far as its content's text, without making that text where it would be
+ * a value's JSON: the content is `text` when the response gives one, else `jsonText(value)`.
+ */
+export interface ResultReading {
+  error: boolean;
+  /** The text the response gives (its text items joined, an error's message), if any. */
+  text: string | undefined;
+  /** Without `text`, the value whose sorted JSON is the content (`structuredContent`, the result, the error). */
+  value: Json;
+}
+
 export function outcome(response: Json): Outcome {
+  const r = readResult(response);
+  return { error: r.error, content: r.text ?? jsonText(r.value) };
+}
+
+export function readResult(response: Json): ResultReading {
   // Keys are read by name (`own`, json.ts): this runs for every result of a log.
   const answer = isObject(response) ? response : undefined;
   const error = answer === undefined ? undefined : own(answer, "error", answer["error"]);
   if (error !== undefined && error !== null) {
     const message = field(error, "message");
-    return { error: true, content: typeof message === "string" ? message : jsonText(error) };
+    return { error: true, text: typeof message === "string" ? message : undefined, value: error };
   }
   const result = (answer === undefined ? undefined : own(answer, "result", answer["result"])) ?? null;
   const body = isObject(result) ? result : undefined;
@@ -32,9 +49,8 @@ export function outcome(response: Json): Outcome {
       content = content === undefined ? text : content + "\n" + text;
     }
   }
-  if (content === undefined) {
-    const structured = body === undefined ? undefined : own(body, "structuredContent", body["structuredContent"]);
-    content = structured !== undefined ? jsonText(structured) : jsonText(result);
-  }
-  return { error: body !== undefined && body["isError"] === true, content };
+  const isError = body !== undefined && body["isError"] === true;
+  if (content !== undefined) return { error: isError, text: content, value: null };
+  const structured = body === undefined ? undefined : own(body, "structuredContent", body["structuredContent"]);
+  return { error: isError, text: undefined, value: structured !== undefined ? structured : result };
 }

@@ -15,7 +15,8 @@ import type { LogEntry, LogHeader, Peer } from "./log-types.js";
 import { IdMap } from "./id-map.js";
 import { callId, method, requestId, responseId } from "./messages.js";
 import { addScalars, usesNewValues } from "./new-values.js";
-import { outcome } from "./outcome.js";
+import { outcome, readResult } from "./outcome.js";
+import { LazyToolResult } from "./lazy-result.js";
 import { TextStore } from "./text-store.js";
 
 /** How soon after its turn's last response a call may still be that LLM turn's, in ms. */
@@ -57,6 +58,12 @@ export interface EpisodeBuilderOptions {
 
 export class EpisodeBuilder {
   readonly events: EpisodeEvent[] = [];
+  /**
+   * Whether tool results are made as {@link LazyToolResult}s (their text made when first
+   * read) while no turns are inferred: for a live session whose every follower reads each
+   * event as it is handed and keeps none (`SessionLog` sets it).
+   */
+  lazyResults = false;
   /** For each call id, how many of its turn's calls had been answered when it was sent. */
   readonly sentAfter = new Map<string, number>();
   private readonly recordSentAfter: boolean;
@@ -284,6 +291,10 @@ export class EpisodeBuilder {
       this.open--;
       this.answered++;
       if (this.open === 0) this.answeredMs = tMs;
+    }
+    if (this.lazyResults && !this.inferTurns) {
+      this.events.push(new LazyToolResult(call.callId, call.name, readResult(m)));
+      return;
     }
     const { error, content } = outcome(m);
     if (this.inferTurns) this.returned.append(content);

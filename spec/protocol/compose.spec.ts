@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { resultLine, toolResultLine } from "../../lib/protocol/compose.js";
+import { composedValue, toolAnswer } from "../../lib/bus/runtime/json-rpc.js";
+import type { WireMessage } from "../../lib/protocol/line-check.js";
 
 const idText = fc.oneof(
   fc.integer().map(String),
@@ -23,4 +25,30 @@ describe("toolResultLine", function () {
       { numRuns: 2000, seed: 20261203 },
     );
   });
+
+  it("writes the same bytes when it writes one text again and again, between others (300 runs of up to 20 lines)", function () {
+    // The text of the last line written is kept as bytes: a run of one text, then another, then the first again.
+    const few = fc.constantFrom("Refused: a", "Refused: b", "\ud800 lone", "é and 😀");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(idText, fc.oneof(few, text), fc.boolean()), { maxLength: 20 }), (lines) => {
+        for (const [id, t, isError] of lines) assert.deepEqual(toolResultLine(id, t, isError), resultLine(id, { content: [{ type: "text", text: t }], isError }));
+      }),
+      { numRuns: 300, seed: 20261203 },
+    );
+  });
 });
+
+describe("toolAnswer", function () {
+  it("keeps beside its line the value JSON.parse reads the line as, and none for other lines (1,000 lines)", function () {
+    fc.assert(
+      fc.property(fc.option(idText, { nil: undefined }), text, fc.boolean(), (id, t, isError) => {
+        const m: WireMessage = { value: {}, text: "", idText: id, method: "tools/call" };
+        const bytes = toolAnswer(m, t, isError);
+        assert.deepStrictEqual(composedValue(bytes), JSON.parse(bytes.toString("utf8")));
+        assert.equal(composedValue(Buffer.from(bytes)), undefined);
+      }),
+      { numRuns: 1000, seed: 20261203 },
+    );
+  });
+});
+

@@ -53,6 +53,12 @@ export interface EpisodeFollower {
   event(e: EpisodeEvent): void;
   /** A call, as it joins its turn. */
   call(c: ToolCall): void;
+  /**
+   * True when the follower reads each event only while it is handed and keeps none: a tool
+   * result may then come as a `LazyToolResult` (lib/trace/lazy-result.ts), whose `content`
+   * is made when first read and is not an own property of the event.
+   */
+  keepsNoEvents?: boolean;
 }
 
 /** What `--plugin <module>` modules export by default. */

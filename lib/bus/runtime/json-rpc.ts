@@ -163,7 +163,20 @@ export function keepMessages(f: Frame, messages: readonly WireMessage[], keep: (
   return [part];
 }
 
+/** The values lines made by `toolAnswer` read as, while the lines are in use (`composedValue`). */
+const answerValues = new WeakMap<Buffer, unknown>();
+
 /** A `tools/call` result answering `m`, with its id exactly as the host wrote it. */
 export function toolAnswer(m: WireMessage, text: string, isError: boolean): Buffer {
-  return toolResultLine(m.idText ?? "null", text, isError);
+  const idText = m.idText ?? "null";
+  const bytes = toolResultLine(idText, text, isError);
+  // What JSON.parse would read the line as, made beside it: the session logs the answer
+  // (a refusal, once per refused call) without parsing back what it just wrote.
+  answerValues.set(bytes, { jsonrpc: "2.0", id: JSON.parse(idText) as unknown, result: { content: [{ type: "text", text }], isError } });
+  return bytes;
+}
+
+/** The value `bytes` read as, when `toolAnswer` made them; undefined for any other line. */
+export function composedValue(bytes: Buffer): unknown {
+  return answerValues.get(bytes);
 }

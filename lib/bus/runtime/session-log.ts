@@ -85,6 +85,7 @@ export class SessionLog {
     if (this.logged) throw new Error("SessionLog.keepWhole: the session has logged lines already");
     this.whole = whole;
     this.builder = new EpisodeBuilder(whole ? {} : { turns: false });
+    this.settleResults();
   }
 
   /**
@@ -114,12 +115,23 @@ export class SessionLog {
     }
     this.next = 0;
     this.turnCalls = 0;
+    this.settleResults();
   }
 
   /** Hands `follower` each event of the Episode from now on, in log order, as it is made. */
   follow(follower: EpisodeFollower): void {
     this.catchUp();
     this.followers.push(follower);
+    this.settleResults();
+  }
+
+  /**
+   * Tool results are made with their text read lazily when the Episode keeps no history and
+   * every follower keeps no event: no one then reads a result whole, and a result's record
+   * reaches the guards' facts without being written out as text and parsed back.
+   */
+  private settleResults(): void {
+    this.builder.lazyResults = !this.whole && this.followers.length > 0 && this.followers.every((f) => f.keepsNoEvents === true);
   }
 
   /** Logs a line; `raw` logs it as text whatever it holds, and keeps it out of the episode (a refused line). */

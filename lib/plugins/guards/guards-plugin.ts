@@ -60,7 +60,7 @@ export function guardsPlugin(options: GuardsPluginOptions): PluginFactory {
     // The facts follow the Episode as it is logged, so it need keep no history; a context
     // made by hand without `followEpisode` is read with a cursor before each check instead.
     const cursor = session.followEpisode === undefined ? new EventCursor(() => session.episode()) : undefined;
-    session.followEpisode?.({ event: apply, call: applyCall });
+    session.followEpisode?.({ event: apply, call: applyCall, keepsNoEvents: true });
     const sync = () => {
       session.service(CONVERSATION)?.readContext();
       cursor?.forEachNew(apply, applyCall);
