@@ -240,7 +240,9 @@ class LivePoint implements DecisionEpisode {
     const top = new SessionReading(closed, decisions.parse);
     top.read(decisions.event({ ...turn, calls: [...kept, ...copies] }));
     for (let e = t + 1; e < this.eventCount; e++) top.read(decisions.event(this.session.events[e]!));
-    top.inFlight(inFlight.map((c) => (decisions.server === undefined ? c : qualifyCall(c, decisions.server))));
+    // Calls in flight are rare: an empty list (an array of another V8 kind) is not handed on,
+    // so the code optimized for the lists that are does not meet it and deoptimize.
+    if (inFlight.length > 0) top.inFlight(inFlight.map((c) => (decisions.server === undefined ? c : qualifyCall(c, decisions.server))));
     return (this.read = new SessionView(top));
   }
 }
