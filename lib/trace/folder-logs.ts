@@ -8,10 +8,10 @@
  * followed only when it leads to a regular file: reading is harmless, and linking chosen
  * logs into a folder is a natural way to make a set of them.
  */
-import type { Stats } from "node:fs";
+import { lstatSync, statSync, type Stats } from "node:fs";
 import { lstat, stat } from "node:fs/promises";
 import { osErrorText } from "../util/os-errors.js";
-import { LogReadError, sessionLogPaths } from "./read-log.js";
+import { LogReadError, sessionLogPaths, sessionLogPathsSync } from "./read-log.js";
 
 /** A file left out of a folder's reading, and why (`empty log: no header line`). */
 export interface SkippedLog {
@@ -35,6 +35,11 @@ export async function listFolderLogs(dir: string): Promise<Listed[]> {
   return Promise.all(paths.map(check));
 }
 
+/** {@link listFolderLogs}, the folder listed and each name looked at synchronously. */
+export function listFolderLogsSync(dir: string): Listed[] {
+  return sessionLogPathsSync(dir).map(checkSync);
+}
+
 async function check(path: string): Promise<Listed> {
   let s: Stats;
   try {
@@ -42,15 +47,41 @@ async function check(path: string): Promise<Listed> {
   } catch (e) {
     return { path, readable: false, reason: osErrorText(e) };
   }
-  if (s.isFile()) return { path, readable: true };
-  if (!s.isSymbolicLink()) return { path, readable: false, reason: `${kindOf(s)}, not a regular file` };
+  if (!s.isSymbolicLink()) return notALink(path, s);
   try {
-    s = await stat(path);
+    return followed(path, await stat(path));
   } catch (e) {
-    return { path, readable: false, reason: `a symbolic link that leads nowhere (${osErrorText(e)})` };
+    return brokenLink(path, e);
   }
-  if (s.isFile()) return { path, readable: true };
-  return { path, readable: false, reason: `a symbolic link to ${kindOf(s)}, not to a regular file` };
+}
+
+function checkSync(path: string): Listed {
+  let s: Stats;
+  try {
+    s = lstatSync(path);
+  } catch (e) {
+    return { path, readable: false, reason: osErrorText(e) };
+  }
+  if (!s.isSymbolicLink()) return notALink(path, s);
+  try {
+    return followed(path, statSync(path));
+  } catch (e) {
+    return brokenLink(path, e);
+  }
+}
+
+/** What a name that is no symbolic link is. */
+function notALink(path: string, s: Stats): Listed {
+  return s.isFile() ? { path, readable: true } : { path, readable: false, reason: `${kindOf(s)}, not a regular file` };
+}
+
+/** What a symbolic link leads to. */
+function followed(path: string, s: Stats): Listed {
+  return s.isFile() ? { path, readable: true } : { path, readable: false, reason: `a symbolic link to ${kindOf(s)}, not to a regular file` };
+}
+
+function brokenLink(path: string, e: unknown): Listed {
+  return { path, readable: false, reason: `a symbolic link that leads nowhere (${osErrorText(e)})` };
 }
 
 function kindOf(s: Stats): string {

@@ -24,7 +24,7 @@ export { contract, contractsOf } from "./contract.js";
 export { SERVER_SEPARATOR, qualifiedEntry, qualifiedLog, qualifiedMessage, qualify, qualifyEpisode, serverOf, unqualified } from "./qualify.js";
 export { SERVER_INFO_META, ServerNameFinder, plainName, serverName } from "./server-name.js";
 export { groupSessions, summarize, type LogSummary } from "./sessions.js";
-export { fullScan, scanLog } from "./scan-log.js";
+export { fullScan, fullScanSync, scanLog, scanLogSync } from "./scan-log.js";
 export { merge, mergedLog, planSessions, unanswered, type MergePlan, type SessionPlan, type Sessions } from "./merge.js";
 export { folderEpisodes, folderManifest, planFolder, type Folder, type Progress } from "./folder.js";
 export { listFolderLogs, type Listed, type SkipHandler, type SkippedLog } from "./folder-logs.js";

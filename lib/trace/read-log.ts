@@ -6,7 +6,7 @@
  * documented (docs/trace.md, "The library") and scripts may match it, so keep it.
  */
 import { isUtf8 } from "node:buffer";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, readdirSync } from "node:fs";
 import { open, readdir, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { osErrorText } from "../util/os-errors.js";
@@ -105,8 +105,27 @@ export async function sessionLogPaths(dir: string): Promise<string[]> {
   try {
     names = await readdir(dir);
   } catch (e) {
-    throw new LogReadError(`listing ${dir}: ${osErrorText(e)}`);
+    throw listingError(dir, e);
   }
+  return logPathsOf(dir, names);
+}
+
+/** {@link sessionLogPaths}, the folder listed synchronously. */
+export function sessionLogPathsSync(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    throw listingError(dir, e);
+  }
+  return logPathsOf(dir, names);
+}
+
+function listingError(dir: string, e: unknown): LogReadError {
+  return new LogReadError(`listing ${dir}: ${osErrorText(e)}`);
+}
+
+function logPathsOf(dir: string, names: readonly string[]): string[] {
   return names.filter(isSessionLog).sort(compareCodePoints).map((name) => join(dir, name));
 }
 
@@ -174,6 +193,15 @@ export function forEachLineSync(path: string, onLine: (n: number, text: string) 
   } catch (e) {
     throw new IoError("open", { cause: e });
   }
+  try {
+    return forEachLineOfSync(fd, onLine);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** {@link forEachLineSync} over an open file descriptor, from its current position. */
+export function forEachLineOfSync(fd: number, onLine: (n: number, text: string) => boolean | void): boolean {
   const lines = new LineSplitter(onLine);
   try {
     for (;;) {
@@ -189,7 +217,6 @@ export function forEachLineSync(path: string, onLine: (n: number, text: string) 
     }
   } finally {
     lines.release();
-    closeSync(fd);
   }
 }
 

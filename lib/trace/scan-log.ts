@@ -5,11 +5,12 @@
  * logs is then read once, not twice. Whatever the quick read cannot settle (a malformed
  * line near the end) is left to a full read, which words the error as the reader does.
  */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { osErrorText } from "../util/os-errors.js";
 import { LogParser, isBlank, parseEntry } from "./log-parser.js";
 import type { LogHeader } from "./log-types.js";
-import { LogReadError, forEachLineOf, streamLog } from "./read-log.js";
+import { LogReadError, forEachLineOf, forEachLineOfSync, streamLog, streamLogSync } from "./read-log.js";
 import { ServerNameFinder } from "./server-name.js";
 import type { LogSummary } from "./sessions.js";
 
@@ -21,7 +22,7 @@ export async function scanLog(path: string): Promise<LogSummary> {
   try {
     handle = await open(path, "r");
   } catch (e) {
-    throw new LogReadError(`reading ${path}: ${osErrorText(e)}`, { noHeader: true });
+    throw openError(path, e);
   }
   let quick: LogSummary | undefined;
   try {
@@ -32,6 +33,33 @@ export async function scanLog(path: string): Promise<LogSummary> {
     await handle.close();
   }
   return quick ?? fullScan(path);
+}
+
+/**
+ * {@link scanLog}, the file read synchronously: the same summary and errors. For a batch
+ * tool planning a folder of many small logs, where each asynchronous open, read, stat and
+ * close is a round trip through the thread pool that costs more than the read itself.
+ */
+export function scanLogSync(path: string): LogSummary {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    throw openError(path, e);
+  }
+  let quick: LogSummary | undefined;
+  try {
+    quick = quickScanSync(fd);
+  } catch {
+    // Left to the full read below, as scanLog does.
+  } finally {
+    closeSync(fd);
+  }
+  return quick ?? fullScanSync(path);
+}
+
+function openError(path: string, e: unknown): LogReadError {
+  return new LogReadError(`reading ${path}: ${osErrorText(e)}`, { noHeader: true });
 }
 
 /** Follows a log's lines for its summary: the header, the server's name, the last time. */
@@ -62,24 +90,53 @@ export async function fullScan(path: string): Promise<LogSummary> {
   return s.summary();
 }
 
+/** {@link fullScan}, reading synchronously. */
+export function fullScanSync(path: string): LogSummary {
+  const s = new SummarySink();
+  streamLogSync(path, s.sink);
+  return s.summary();
+}
+
 /**
  * The header and server name from the first lines, then the last entry's time from the
  * end. Undefined (or a throw) when that does not settle it.
  */
 async function quickScan(handle: FileHandle): Promise<LogSummary | undefined> {
-  const s = new SummarySink();
-  const parser = new LogParser(s.sink);
-  const ended = await forEachLineOf(handle, (n, text) => {
-    parser.line(n, text);
-    return s.finder?.found === true;
-  });
-  if (!s.finder?.found) {
-    // Read to the end: everything is known.
-    parser.end(ended);
-    return s.summary();
+  const head = new HeadScan();
+  const ended = await forEachLineOf(handle, head.onLine);
+  return head.found ? head.withLast(await readLastTMs(handle)) : head.summaryAtEnd(ended);
+}
+
+function quickScanSync(fd: number): LogSummary | undefined {
+  const head = new HeadScan();
+  const ended = forEachLineOfSync(fd, head.onLine);
+  return head.found ? head.withLast(readLastTMsSync(fd)) : head.summaryAtEnd(ended);
+}
+
+/** The first lines of a log read until the server's name is known. */
+class HeadScan {
+  private readonly s = new SummarySink();
+  private readonly parser = new LogParser(this.s.sink);
+  /** Reads a line; true (stop) once the name is known. */
+  readonly onLine = (n: number, text: string): boolean => {
+    this.parser.line(n, text);
+    return this.found;
+  };
+
+  get found(): boolean {
+    return this.s.finder?.found === true;
   }
-  const last = await readLastTMs(handle);
-  return last === undefined ? undefined : s.summary(last);
+
+  /** The whole log was read: everything is known. */
+  summaryAtEnd(endedWithNewline: boolean): LogSummary {
+    this.parser.end(endedWithNewline);
+    return this.s.summary();
+  }
+
+  /** The summary with the last entry's time read from the end, if it was. */
+  withLast(lastTMs: number | undefined): LogSummary | undefined {
+    return lastTMs === undefined ? undefined : this.s.summary(lastTMs);
+  }
 }
 
 /**
@@ -98,6 +155,27 @@ async function readLastTMs(handle: FileHandle): Promise<number | undefined> {
     tail = Buffer.concat([chunk, tail]);
     start = from;
     const found = lastTMsIn(tail, start === 0, tail[tail.length - 1] === 0x0a);
+    if (found !== "more") return found;
+  }
+  return undefined;
+}
+
+/** The tail is read into this buffer when it fits: planning reads one log at a time. */
+const tailScratch = Buffer.allocUnsafe(TAIL_BYTES);
+
+/**
+ * {@link readLastTMs}, reading synchronously (undefined also when the file shrank
+ * meanwhile). The tail read is doubled until it settles the answer, so a huge last line
+ * takes a few reads, not one per 64 KiB.
+ */
+function readLastTMsSync(fd: number): number | undefined {
+  const size = fstatSync(fd).size;
+  for (let length = Math.min(size, TAIL_BYTES); length > 0; length = Math.min(size, 2 * length)) {
+    const from = size - length;
+    const buf = length <= tailScratch.length ? tailScratch.subarray(0, length) : Buffer.allocUnsafe(length);
+    if (readSync(fd, buf, 0, length, from) !== length) return undefined;
+    // Read from the file's start, the answer is never "more".
+    const found = lastTMsIn(buf, from === 0, buf[length - 1] === 0x0a);
     if (found !== "more") return found;
   }
   return undefined;

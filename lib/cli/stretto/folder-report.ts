@@ -33,6 +33,8 @@ export async function planWithProgress(io: Io, dir: string, strict = false, quie
       progress.update("scanning logs", done, total);
     },
     strict ? undefined : skip,
+    // A batch command has nothing else to do meanwhile: synchronous scans are several times faster.
+    { sync: true },
   );
   progress.done();
   reportMerge(io, folder);

@@ -74,6 +74,7 @@ async function redact(args: ParsedArgs, io: Io): Promise<number> {
       progress.update("scanning logs", done, total);
     },
     flags.has(STRICT_FLAG) ? undefined : skip,
+    { sync: true },
   );
   progress.done();
   if (folder.paths.length === 0) return fail(io, `no session logs in ${sessions}`);
