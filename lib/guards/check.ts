@@ -38,9 +38,43 @@ export function verdicts(rules: readonly Rule[], facts: FactView, call: GuardedC
 
 /** The decision on a call from its rules' verdicts. */
 export function decision(tool: string, all: readonly RuleVerdict[]): Decision {
-  const reason = refusalReason(all);
+  const reason = failuresReason(all);
   if (reason === undefined) return { refused: false, verdicts: all };
-  return { refused: true, reason, text: refusalText(tool, reason), verdicts: all };
+  if (tool !== textTool || reason !== textReason) {
+    textTool = tool;
+    textReason = reason;
+    text = refusalText(tool, reason);
+  }
+  return { refused: true, reason, text, verdicts: all };
+}
+
+/**
+ * The last failures refused (each reason, then its rule), the reason made of them, and the
+ * last refusal's text: calls refused alike in a row (a session's repeated refusals) get the
+ * same strings, made once, and their answers' bytes are written once (`toolResultLine`).
+ */
+let failures: string[] = [];
+let failed = "";
+let textTool = "";
+let textReason = "";
+let text = "";
+
+/** `refusalReason(all)`, the last one again when the failures are the last ones. */
+function failuresReason(all: readonly RuleVerdict[]): string | undefined {
+  let n = 0;
+  let same = true;
+  for (const v of all) {
+    if (!v.enforced || v.verdict.verdict !== "fail") continue;
+    same = same && n + 1 < failures.length && failures[n] === v.verdict.reason && failures[n + 1] === v.rule;
+    n += 2;
+  }
+  if (n === 0) return undefined;
+  if (same && n === failures.length) return failed;
+  const now: string[] = [];
+  for (const v of all) if (v.enforced && v.verdict.verdict === "fail") now.push(v.verdict.reason, v.rule);
+  failures = now;
+  failed = refusalReason(all)!;
+  return failed;
 }
 
 /** Why the call is refused: each enforced failure as `<reason> (policy check <id>)`, `; `-joined. */
