@@ -11,7 +11,6 @@
  */
 import { logPosteriors, packedLogLik } from "./alpha-grid.js";
 import { PRIOR_SD } from "./alpha-prior.js";
-import { contextBefore } from "./context-before.js";
 import { CountTable, addAction } from "./count-table.js";
 import type { TrainingEpisode } from "./training-set.js";
 
@@ -129,12 +128,12 @@ export function prequentialCounts(order: number, train: readonly TrainingEpisode
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
       for (let j = 0; j <= order; j++) {
-        const c = tables[j]!.get(contextBefore(ep.symbols, t, j));
+        const c = tables[j]!.get(ep.symbols, t, j);
         counts[2 * j] = c?.byAction.get(a) ?? 0;
         counts[2 * j + 1] = c?.total ?? 0;
       }
       out.add(counts, ep.weight);
-      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(contextBefore(ep.symbols, t, j)), a, ep.weight);
+      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(ep.symbols, t, j), a, ep.weight);
     });
   }
   return out;

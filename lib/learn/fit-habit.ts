@@ -3,9 +3,8 @@
  * step did after the symbols before it, a group layer over the longest contexts, and the
  * counts of what came before the next write.
  */
-import type { BackoffModel, Counts, GroupedModel } from "../flow/ir/index.js";
+import type { BackoffModel, GroupedModel } from "../flow/ir/index.js";
 import { PairMap } from "../flow/ir/index.js";
-import { contextBefore } from "./context-before.js";
 import { CountTable, addAction } from "./count-table.js";
 import type { TrainingEpisode } from "./training-set.js";
 
@@ -18,18 +17,16 @@ function backoffOf(tables: CountTable[], alpha: number, vocabSize: number): Back
 /** At each step, the step's action after the symbols before it, at every level 0..order. */
 export function fitGrouped(order: number, alpha: number, vocabSize: number, group: number, train: readonly TrainingEpisode[]): GroupedModel {
   const tables = Array.from({ length: order + 1 }, () => new CountTable());
-  const top = new Map<string, { key: [number, number[]]; counts: Counts }>();
+  // The group layer over the longest contexts: one group here, so keyed by the context alone.
+  const top = new CountTable();
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
-      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(contextBefore(ep.symbols, t, j)), a, ep.weight);
-      const ctx = contextBefore(ep.symbols, t, order);
-      const key = `${group}|${ctx.join(",")}`;
-      let entry = top.get(key);
-      if (entry === undefined) top.set(key, (entry = { key: [group, ctx], counts: { byAction: new Map(), total: 0 } }));
-      addAction(entry.counts, a, ep.weight);
+      for (let j = 0; j <= order; j++) addAction(tables[j]!.at(ep.symbols, t, j), a, ep.weight);
+      addAction(top.at(ep.symbols, t, order), a, ep.weight);
     });
   }
-  return { base: backoffOf(tables, alpha, vocabSize), beta: alpha, top: new PairMap([...top.values()].map((e) => [e.key, e.counts] as const)) };
+  const grouped = top.contexts().map((e) => [[group, e.context] as [number, number[]], e.counts] as const);
+  return { base: backoffOf(tables, alpha, vocabSize), beta: alpha, top: new PairMap(grouped) };
 }
 
 /**
@@ -49,7 +46,7 @@ export function fitReach(order: number, alpha: number, vocabSize: number, train:
     }
     ep.actions.forEach((_, t) => {
       for (let j = 0; j <= order; j++) {
-        const counts = tables[j]!.at(contextBefore(ep.symbols, t, j));
+        const counts = tables[j]!.at(ep.symbols, t, j);
         counts.total += ep.weight;
         for (const a of reached[t]!) counts.byAction.set(a, (counts.byAction.get(a) ?? 0) + ep.weight);
       }
