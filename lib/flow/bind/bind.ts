@@ -7,7 +7,7 @@
 import type { Bindings, Flow } from "../ir/flow-types.js";
 import type { Episode, ToolCall } from "../../trace/episode-types.js";
 import { compareCodePoints, type Json } from "../../trace/json.js";
-import { atPath, namedValues, valueText } from "./json-path.js";
+import { atPath, namedValues, valueText, type Found } from "./json-path.js";
 import { mentions } from "./mentions.js";
 import { SessionView, type UsedValues } from "./session.js";
 import { chooseValue } from "./choose-value.js";
@@ -104,6 +104,11 @@ function constantsOf(bindings: Bindings, tool: string): readonly (readonly [stri
 }
 const constantsMemo = new WeakMap<Bindings, Map<string, [string, Json][]>>();
 
+function constantFor(constants: readonly (readonly [string, Json])[], arg: string): readonly [string, Json] | undefined {
+  for (const c of constants) if (c[0] === arg) return c;
+  return undefined;
+}
+
 /**
  * Arguments for a lookup of `tool` after the last step the view holds, and whether the
  * customer mentioned what they pick. Every binding rule: constants, list arguments, the
@@ -123,7 +128,7 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
   let otherNamed = false;
   let described = false;
   for (const arg of required) {
-    const constant = constants.find(([a]) => a === arg);
+    const constant = constantFor(constants, arg);
     if (constant !== undefined) {
       bound[arg] = constant[1];
       continue;
@@ -160,7 +165,7 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
     }
     allMentioned &&= chosen.mentioned;
     otherNamed ||= !chosen.mentioned && anyMentioned;
-    if (!chosen.mentioned && !described) described = describedRead(view, tool, arg, chosen.value, chosen.list.map((f) => f.value), used);
+    if (!chosen.mentioned && !described) described = describedRead(view, tool, arg, chosen.value, chosen.list, used);
     bound[arg] = chosen.value;
   }
   for (const [arg, value] of constants) if (!(arg in bound)) bound[arg] = value;
@@ -174,19 +179,31 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
  * gave that another of them lacks (a value every record carries, like an address, does not
  * count). Needs at least two records read.
  */
-function describedRead(view: SessionView, tool: string, arg: string, picked: string, list: readonly string[], used: UsedValues): boolean {
-  const others = list.filter((u) => u !== picked && used.has(u));
-  if (others.length < 2) return false;
-  const read: Set<string>[] = [];
-  for (const u of others) {
+function describedRead(view: SessionView, tool: string, arg: string, picked: string, list: readonly Found[], used: UsedValues): boolean {
+  // Run after most picks: one pass over the list, and arrays only once two records were read.
+  let others = 0;
+  let first: ReadonlySet<string> | undefined;
+  let read: ReadonlySet<string>[] | undefined;
+  for (const f of list) {
+    const u = f.value;
+    if (u === picked || !used.has(u)) continue;
+    others++;
     const r = view.returned(tool, arg, u);
-    if (r !== undefined) read.push(r);
+    if (r === undefined) continue;
+    if (first === undefined) first = r;
+    else (read ??= [first]).push(r);
   }
-  if (read.length < 2) return false;
+  if (others < 2 || read === undefined) return false;
   // A value some record lacks is asked about the customer; that question (a text search) is the costly one.
   for (const r of read) {
-    for (const k of r) if (read.some((other) => !other.has(k)) && view.gave(k)) return true;
+    for (const k of r) if (lacking(read, k) && view.gave(k)) return true;
   }
+  return false;
+}
+
+/** Whether one of `read` lacks `k`. */
+function lacking(read: readonly ReadonlySet<string>[], k: string): boolean {
+  for (const other of read) if (!other.has(k)) return true;
   return false;
 }
 

@@ -40,7 +40,7 @@ export function parseOutput(content: string): Json {
  * Most outputs that are not JSON (an id, a sentence) fail here, without the error a failed
  * `JSON.parse` throws (its stack trace costs more than the parse).
  */
-function mayBeJson(text: string): boolean {
+export function mayBeJson(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;

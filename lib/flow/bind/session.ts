@@ -71,7 +71,7 @@ export class SessionReading {
    * the tool they would be passed to. Made on the first ask: only the bottom reading is
    * asked, and a reading of one decision's turn is made after every call.
    */
-  private unpassedIndex: { at: Map<string, Unpassed>; from: Map<string, Unpassed[]>; to: Map<string, Unpassed[]> } | undefined;
+  private unpassedIndex: { at: Map<string, Map<string, Map<string, Map<string, Unpassed>>>>; from: Map<string, Unpassed[]>; to: Map<string, Unpassed[]> } | undefined;
 
   constructor(
     readonly base: SessionReading | undefined = undefined,
@@ -127,12 +127,13 @@ export class SessionReading {
    * in one lookup that a long past has nothing left to pass.
    */
   unpassed(from: string, path: string, tool: string, arg: string): ReadonlySet<string> {
-    const key = `${from}\u0000${path}\u0000${tool}\u0000${arg}`;
-    const index = (this.unpassedIndex ??= { at: new Map<string, Unpassed>(), from: new Map<string, Unpassed[]>(), to: new Map<string, Unpassed[]>() });
-    let u = index.at.get(key);
+    const index = (this.unpassedIndex ??= { at: new Map<string, Map<string, Map<string, Map<string, Unpassed>>>>(), from: new Map<string, Unpassed[]>(), to: new Map<string, Unpassed[]>() });
+    // Keyed level by level: asked at every pick, a joined text key would be made each time.
+    const byArg = mapIn(mapIn(mapIn(index.at, from), path), tool);
+    let u = byArg.get(arg);
     if (u === undefined) {
       u = { path, tool, arg, values: new Set() };
-      index.at.set(key, u);
+      byArg.set(arg, u);
       listIn(index.from, from).push(u);
       listIn(index.to, tool).push(u);
       for (const out of this.outputsBy.get(from) ?? []) this.note(u, out);
@@ -210,6 +211,16 @@ export class SessionView {
     return !this.mentionedAt(from, path);
   }
 
+  /** How many readings the view stacks (0 the bottom one). */
+  get layerCount(): number {
+    return this.layers.length;
+  }
+
+  /** The outputs of `tool` in reading `layer` (0 the bottom one), oldest first. */
+  outputsIn(layer: number, tool: string): readonly Output[] | undefined {
+    return this.layers[layer]?.outputsBy.get(tool);
+  }
+
   /** Each output of any of `tools`, newest first (above the bottom reading with `above`), until `visit` says stop (returns true). */
   eachOutputOfAny(tools: readonly string[], visit: (out: Output) => boolean | void, above = false): void {
     // A merge of each tool's outputs, newest first: each list is already in order.
@@ -267,9 +278,10 @@ export class SessionView {
   mentionedAt(tool: string, path: string): boolean {
     if (this.customer === "") return false;
     const memo = this.mentionMemo();
-    const key = `${tool}\u0000${path}`;
-    let at = memo.places.get(key);
-    if (at === undefined) memo.places.set(key, (at = { checked: 0, any: false }));
+    let byPath = memo.places.get(tool);
+    if (byPath === undefined) memo.places.set(tool, (byPath = new Map()));
+    let at = byPath.get(path);
+    if (at === undefined) byPath.set(path, (at = { checked: 0, any: false }));
     const root = this.layers[0]!.outputsBy.get(tool);
     if (root !== undefined) for (; !at.any && at.checked < root.length; at.checked++) at.any = this.mentionsAny(foundAt(root[at.checked]!, path));
     if (at.any) return true;
@@ -303,13 +315,20 @@ export class SessionView {
 
   /** The value texts passed as `arg` in the calls made to `tool` (calls in flight too). */
   used(tool: string, arg: string): UsedValues {
-    const maps: UsedValues[] = [];
+    // Asked for every argument of every pick: a list is made only when two readings passed values.
+    let one: UsedValues | undefined;
+    let maps: UsedValues[] | undefined;
     for (const r of this.layers) {
       const texts = r.passed.get(tool)?.get(arg);
-      if (texts !== undefined) maps.push(texts);
+      if (texts === undefined) continue;
+      if (one === undefined) one = texts;
+      else (maps ??= [one]).push(texts);
     }
-    if (maps.length === 1) return maps[0]!;
-    return { has: (text) => maps.some((m) => m.has(text)) };
+    if (maps !== undefined) {
+      const all = maps;
+      return { has: (text) => all.some((m) => m.has(text)) };
+    }
+    return one ?? NONE_USED;
   }
 
   /** A value the customer gave: keyish, and passed before any result held it, or mentioned. */
@@ -321,11 +340,14 @@ export class SessionView {
    * What the call to `tool` with `value` as `arg` returned, as its lower-cased scalars, if
    * it returned successfully.
    */
-  returned(tool: string, arg: string, value: string): Set<string> | undefined {
+  returned(tool: string, arg: string, value: string): ReadonlySet<string> | undefined {
     for (const r of this.layers) {
-      for (const c of r.passed.get(tool)?.get(arg)?.get(value) ?? []) {
+      const calls = r.passed.get(tool)?.get(arg)?.get(value);
+      if (calls === undefined) continue;
+      for (const c of calls) {
         const out = this.outputOf(c.id);
-        if (out !== undefined) return new Set(out.scalars);
+        // The output's own set (shared: read, never changed).
+        if (out !== undefined) return out.scalars;
       }
     }
     return undefined;
@@ -348,6 +370,12 @@ interface Unpassed {
   values: Set<string>;
 }
 
+function mapIn<K, V>(m: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let inner = m.get(key);
+  if (inner === undefined) m.set(key, (inner = new Map<K, V>()));
+  return inner;
+}
+
 function listIn<T>(m: Map<string, T[]>, key: string): T[] {
   let list = m.get(key);
   if (list === undefined) m.set(key, (list = []));
@@ -359,11 +387,14 @@ export interface UsedValues {
   has(text: string): boolean;
 }
 
+/** No value passed. */
+const NONE_USED: UsedValues = new Set<string>();
+
 /** Mentions matched against one customer text (the last one asked about). */
 export interface MentionMemo {
   customer: string;
   found: Map<Found, boolean>;
   lists: Map<readonly Found[], boolean>;
-  /** By tool and path, how many of the bottom reading's outputs were looked through, and whether one was mentioned. */
-  places: Map<string, { checked: number; any: boolean }>;
+  /** By tool, then path, how many of the bottom reading's outputs were looked through, and whether one was mentioned. */
+  places: Map<string, Map<string, { checked: number; any: boolean }>>;
 }

@@ -110,25 +110,24 @@ export function eachPlace(
 ): void {
   // Memoized by the rule list: pass the same `rules` (from `rulesOf`) for the same tool and argument.
   const ranked = rankedAt(bindings, tool, arg, view.site, rules);
+  // Run at every pick: the outputs are walked here, not through a callback made per call.
+  const bottom = above ? 1 : 0;
   if (ranked) {
-    let stop = false;
     for (const [[from, path]] of ranked) {
-      view.eachOutputOf(from, (out) => (stop = visit(out, path)), above);
-      if (stop) return;
+      for (let l = view.layerCount - 1; l >= bottom; l--) {
+        const outs = view.outputsIn(l, from);
+        if (outs !== undefined) for (let i = outs.length - 1; i >= 0; i--) if (visit(outs[i]!, path)) return;
+      }
     }
     return;
   }
   const { tools, paths: pathsOf } = toolsOf(rules);
   if (tools.length === 1) {
     const paths = pathsOf.get(tools[0]!)!;
-    view.eachOutputOf(
-      tools[0]!,
-      (out) => {
-        for (const path of paths) if (visit(out, path)) return true;
-        return false;
-      },
-      above,
-    );
+    for (let l = view.layerCount - 1; l >= bottom; l--) {
+      const outs = view.outputsIn(l, tools[0]!);
+      if (outs !== undefined) for (let i = outs.length - 1; i >= 0; i--) for (const path of paths) if (visit(outs[i]!, path)) return;
+    }
     return;
   }
   view.eachOutputOfAny(

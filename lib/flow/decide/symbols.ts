@@ -6,6 +6,7 @@
 import type { Json } from "../../trace/json.js";
 import { isObject, jsonText } from "../../trace/json.js";
 import type { CodeField, FeatureMap, Flow } from "../ir/flow-types.js";
+import { mayBeJson } from "../bind/json-path.js";
 import type { Step } from "./steps.js";
 
 /** The START padding of a context (u32::MAX). */
@@ -34,6 +35,8 @@ export function vocabIds(flow: Flow): (tool: string) => number {
 const idsOf = new WeakMap<Flow, (tool: string) => number>();
 
 function parsed(text: string): Json {
+  // An id or a sentence fails the first-character check, without the thrown error's cost.
+  if (!mayBeJson(text)) return text;
   try {
     return JSON.parse(text) as Json;
   } catch {
@@ -41,11 +44,27 @@ function parsed(text: string): Json {
   }
 }
 
+/** The keys of a `$.a.b` (or `a.b`) path. */
+function keysOf(path: string): readonly string[] {
+  const rest = path.startsWith("$") ? path.slice(1) : path;
+  return rest.split(".").filter((k) => k !== "");
+}
+
+/** Each code field's path split once: a flow has a few, read at every decision and every step learned. */
+const pathKeys = new Map<string, readonly string[]>();
+/** The most paths kept; past it (a learner trying many fields) the memo starts afresh. */
+const PATHS_KEPT = 4096;
+
 /** The value at a `$.a.b` (or `a.b`) path of objects; undefined where the shape differs. */
 function at(v: Json, path: string): Json | undefined {
-  const rest = path.startsWith("$") ? path.slice(1) : path;
+  let keys = pathKeys.get(path);
+  if (keys === undefined) {
+    if (pathKeys.size >= PATHS_KEPT) pathKeys.clear();
+    pathKeys.set(path, (keys = keysOf(path)));
+  }
   let cur: Json | undefined = v;
-  for (const key of rest.split(".").filter((k) => k !== "")) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (!isObject(cur) || !Object.hasOwn(cur, key)) return undefined;
     cur = cur[key];
   }
