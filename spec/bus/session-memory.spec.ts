@@ -19,7 +19,8 @@ import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
 import { guardsFor } from "../../lib/guards/domains.js";
 import { logHeader } from "../../lib/record/log-header.js";
-import type { Episode } from "../../lib/trace/episode-types.js";
+import type { Episode, EpisodeEvent, ToolCall } from "../../lib/trace/episode-types.js";
+import { LazyToolResult } from "../../lib/trace/lazy-result.js";
 import { SETTLE_PIECES, TextStore } from "../../lib/trace/text-store.js";
 import { EpisodeBuilder, PASSED_VALUES_KEPT } from "../../lib/trace/turns.js";
 import { sortedJson } from "../../lib/util/sorted-json.js";
@@ -72,6 +73,31 @@ const line: fc.Arbitrary<[Sender, string]> = fc.oneof(
   fc.tuple(fc.constantFrom("user", "assistant"), value).map(([role, v]): [Sender, string] => ["context", `{"role":"${role}","content":"about ${v}"}`]),
 );
 
+/** A follower that keeps no event (as the guards' facts): it reads each one as it is handed, results' text through `content`. */
+function lazyRecording(): EpisodeFollower & { seen: string[]; lazy: number } {
+  const r = { seen: [] as string[], lazy: 0, keepsNoEvents: true };
+  return Object.assign(r, {
+    event: (e: EpisodeEvent) => {
+      if (e instanceof LazyToolResult) r.lazy++;
+      r.seen.push(JSON.stringify(e.kind === "tool_result" ? { kind: e.kind, call_id: e.call_id, name: e.name, error: e.error, content: e.content } : e));
+    },
+    call: (c: ToolCall) => r.seen.push(JSON.stringify({ call: c })),
+  });
+}
+
+// The lines above, and results without text items: a record, `structuredContent`, a string.
+const lineOrRecord: fc.Arbitrary<[Sender, string]> = fc.oneof(
+  line,
+  fc.tuple(ids, value, fc.constantFrom("record", "structured", "string")).map(([id, v, how]): [Sender, string] => [
+    "server",
+    how === "record"
+      ? `{"jsonrpc":"2.0","id":${id},"result":{"status":"pending","order_id":"${v}","items":[{"b":1,"a":-0}]}}`
+      : how === "structured"
+        ? `{"jsonrpc":"2.0","id":${id},"result":{"content":[],"structuredContent":{"user_id":"${v}","\u00e9":"\ud83d\ude00"}}}`
+        : `{"jsonrpc":"2.0","id":${id},"result":"${v}"}`,
+  ]),
+);
+
 describe("a session's memory", function () {
   it("hands each event to the followers as it is logged, the same whether the Episode keeps it or not, and keeps none when it need not", function () {
     fc.assert(
@@ -102,6 +128,29 @@ describe("a session's memory", function () {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("hands a follower that keeps no event each tool result read lazily, whose text is the one a whole Episode holds", function () {
+    let lazy = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(lineOrRecord, fc.nat(900)), { maxLength: 60 }), (lines) => {
+        const kept = recording();
+        const light = lazyRecording();
+        const whole = sessionLog(true, kept);
+        const bounded = sessionLog(false, light);
+        let t = 0;
+        for (const [[from, text], gap] of [[["client", INITIALIZE], 0] as [[Sender, string], number], ...lines]) {
+          t += gap;
+          whole.add(frame(from, t, Buffer.from(text)));
+          bounded.add(frame(from, t, Buffer.from(text)));
+        }
+        assert.deepEqual(light.seen, kept.seen);
+        assert.equal(light.lazy, light.seen.filter((s) => s.startsWith('{"kind":"tool_result"')).length, "every result came read lazily");
+        lazy += light.lazy;
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok(lazy > 0);
   });
 
   it("lets the text of turn inference go when its history is dropped mid-session with a follower, and hands the follower the same", function () {
