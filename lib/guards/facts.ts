@@ -5,9 +5,10 @@
  * walks it.
  *
  * - what the customer said (lowercased; the rules read only the last message);
- * - each tool call by id until its result comes, so that a result can be told apart as a
- *   write and a flight status can be tied to its flight (then the call is dropped: the
- *   facts of a long session grow with what it learned, not with how many calls it made);
+ * - each write and flight status call by id until its result comes, so that a result can be
+ *   told apart as a write and a flight status can be tied to its flight (then the call is
+ *   dropped: the facts of a long session grow with what it learned, not with how many calls
+ *   it made; a read is not kept at all);
  * - from successful results only: the users authenticated by email or name and zip, user
  *   details, products, flight statuses, and any top-level record with an `order_id` or a
  *   `reservation_id` (latest wins, so a write that returns its order updates it);
@@ -66,7 +67,9 @@ const READ_PREFIXES = ["get_", "find_", "list_", "search_"];
 
 /** Whether a successful call of `tool` counts as a write: τ²-bench's reads are named `get_`, `find_`, `list_`, `search_`. */
 export function isWriteTool(tool: string): boolean {
-  return tool !== "calculate" && !READ_PREFIXES.some((p) => tool.startsWith(p));
+  if (tool === "calculate") return false;
+  for (const p of READ_PREFIXES) if (tool.startsWith(p)) return false;
+  return true;
 }
 
 export class Facts implements FactView {
@@ -117,9 +120,16 @@ export class Facts implements FactView {
   /** A call the agent (or the proxy) made; a reused id replaces the earlier call. */
   addCall(call: CallFact): void {
     this.applied++;
+    const flight = call.name === "get_flight_status";
+    // Only the result of a write or of a flight's status reads its call: any other call is not
+    // kept, and only takes the place of an earlier one with its id (its result is then no write).
+    if (!flight && !isWriteTool(call.name)) {
+      this.calls.delete(call.id);
+      return;
+    }
     // Its arguments are kept only for a result that reads them (a flight's status, a change of
-    // an order's items): a read's arguments, held while it is in flight, would outlive their use.
-    const keep = call.name === "get_flight_status" || ITEM_CHANGES.includes(call.name);
+    // an order's items): a write's other arguments, held while it is in flight, would outlive their use.
+    const keep = flight || ITEM_CHANGES.includes(call.name);
     this.calls.set(call.id, { name: call.name, arguments: keep ? call.arguments : null });
   }
 
@@ -127,7 +137,7 @@ export class Facts implements FactView {
     this.applied++;
     // A call has one result (a reused id comes back as a new call first).
     const call = this.calls.get(result.call_id);
-    this.calls.delete(result.call_id);
+    if (call !== undefined) this.calls.delete(result.call_id);
     if (result.error) return;
     // A result read lazily gives its record as is: its text would be that record's JSON.
     const parsed = result instanceof LazyToolResult && result.reading.text === undefined ? result.reading.value : parseContent(result.content);
@@ -214,7 +224,7 @@ export class Facts implements FactView {
     return [...this.authenticated];
   }
 
-  /** How many records of each kind are held, calls awaiting their results among them (for reports and tests). */
+  /** How many records of each kind are held, the calls awaiting results that read them among them (for reports and tests). */
   sizes(): { calls: number; users: number; orders: number; products: number; reservations: number; flights: number } {
     return {
       calls: this.calls.size,

@@ -1,15 +1,19 @@
 /**
- * A live guarded session hands the facts its tool results read lazily (`LazyToolResult`): a
- * result without text items gives the facts its record as is, where an eager event gives its
- * sorted JSON for the facts to parse back. Differential: for any run of calls and results
- * (records, text items, `structuredContent`, errors, strings, numbers), facts fed the lazy
- * events answer every question as facts fed the eager ones, and the rules decide every call
- * alike. Records are compared as JSON (their key order, and a -0, are all a round trip through
- * text changes; no rule reads either).
+ * The guards' facts, fed differently, answer alike. Fast-check differentials over runs of
+ * calls and results (records, text items, `structuredContent`, errors, strings, numbers; ids
+ * reused, tools that read, write and look up flights), comparing every question the facts
+ * answer and every rule's verdict on calls drawn after them:
+ *
+ * - a live guarded session hands the facts its tool results read lazily (`LazyToolResult`):
+ *   a result without text items gives its record as is, where an eager event gives its
+ *   sorted JSON for the facts to parse back. Records are compared as JSON (their key order,
+ *   and a -0, are all a round trip through text changes; no rule reads either);
+ * - the facts keep only the calls whose results read them (writes, flight statuses): against
+ *   facts that keep every call in flight, as they did.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { AIRLINE_RULES, Facts, RETAIL_RULES, verdicts } from "../../lib/guards/index.js";
+import { AIRLINE_RULES, Facts, ITEM_CHANGES, RETAIL_RULES, verdicts, type CallFact } from "../../lib/guards/index.js";
 import { LazyToolResult } from "../../lib/trace/lazy-result.js";
 import { outcome, readResult } from "../../lib/trace/outcome.js";
 import type { Json } from "../../lib/trace/json.js";
@@ -63,10 +67,11 @@ const step = fc.oneof(
 
 const asJson = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
-/** Every question the facts answer, records as JSON. */
+/** Every question the facts answer, records as JSON (the calls in flight they hold aside). */
 function answers(f: Facts): unknown {
+  const { calls: _calls, ...sizes } = f.sizes();
   return {
-    sizes: f.sizes(),
+    sizes,
     users: f.authenticatedUsers().sort(),
     said: f.lastSaid(),
     writes: f.writeCount,
@@ -114,6 +119,44 @@ describe("guards: tool results read lazily", function () {
         for (const p of probes) {
           for (const rules of [RETAIL_RULES, AIRLINE_RULES]) {
             assert.deepEqual(verdicts(rules, lazy, { name: p.name, arguments: p.args }), verdicts(rules, eager, { name: p.name, arguments: p.args }));
+          }
+        }
+      }),
+      { numRuns: 300, seed: 20261203 },
+    );
+  });
+});
+
+/** The facts as they were: every call kept until its result, a read's with no arguments. */
+class KeepingEveryCall extends Facts {
+  override addCall(call: CallFact): void {
+    this.applied++;
+    const keep = call.name === "get_flight_status" || ITEM_CHANGES.includes(call.name);
+    (this as unknown as { calls: Map<string, unknown> }).calls.set(call.id, { name: call.name, arguments: keep ? call.arguments : null });
+  }
+}
+
+describe("guards: the calls the facts keep", function () {
+  it("are those whose results read them, and the facts answer as when they kept every call (300 runs)", function () {
+    const numericOrNot = fc.constantFrom("1", "2", "3");
+    fc.assert(
+      fc.property(fc.array(fc.oneof(step, fc.record({ kind: fc.constant("call" as const), id: numericOrNot, name: fc.constantFrom("get_flight_status", "get_order_details", "modify_pending_order_items"), args })), { maxLength: 16 }), fc.array(fc.record({ name: fc.constantFrom(...TOOLS), args }), { minLength: 1, maxLength: 3 }), (steps, probes) => {
+        const every = new KeepingEveryCall();
+        const some = new Facts();
+        for (const s of steps) {
+          for (const f of [every, some]) {
+            if (s.kind === "user") f.addUser(s.text);
+            else if (s.kind === "call") f.addCall({ id: s.id, name: s.name, arguments: s.args });
+            else {
+              const o = outcome(s.response);
+              f.apply({ kind: "tool_result", call_id: s.id, name: s.name, error: o.error, content: o.content });
+            }
+          }
+          assert.deepEqual(answers(some), answers(every));
+        }
+        for (const p of probes) {
+          for (const rules of [RETAIL_RULES, AIRLINE_RULES]) {
+            assert.deepEqual(verdicts(rules, some, { name: p.name, arguments: p.args }), verdicts(rules, every, { name: p.name, arguments: p.args }));
           }
         }
       }),
