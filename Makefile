@@ -14,6 +14,7 @@ $(NPM_STAMP): package.json package-lock.json
 
 $(BUILD_STAMP): $(NPM_STAMP) tsconfig.json $(shell find lib spec bench fixtures quickstart -name '*.ts' 2>/dev/null)
 	npx tsc -p tsconfig.json
+	node dist/scripts/precompile-validators.js
 	chmod +x dist/lib/cli/*.js
 	touch $(BUILD_STAMP)
 

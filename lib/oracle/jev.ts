@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { rootCertificates } from "node:tls";
-import got, { RequestError, type Got } from "got";
+import type { Got } from "got";
 import { VERSION } from "../version.js";
 import type { ApiKey } from "./api-key.js";
 import { OracleError, parseResponse, type Oracle, type OracleRequest, type OracleResponse } from "./oracle.js";
@@ -31,6 +31,13 @@ const RETRIED_CODES: ReadonlySet<string> = new Set([
 ]);
 
 export type Sleep = (ms: number) => Promise<void>;
+
+/**
+ * got, loaded with the first question rather than with the proxy: loading it costs about
+ * 150 ms of CPU, which every `--flow` start paid, though only the arbiter asks Jev.
+ */
+let gotModule: Promise<typeof import("got")> | undefined;
+const loadGot = (): Promise<typeof import("got")> => (gotModule ??= import("got"));
 
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -68,14 +75,12 @@ export class JevClient implements Oracle {
   readonly kind = "jev" as const;
   readonly url: string;
   private readonly sleep: Sleep;
-  private readonly http: Got;
   private readonly timeoutMs: number;
   private readonly backoffMs: readonly number[];
 
   constructor(private readonly options: JevOptions) {
     this.url = `${options.baseUrl.replace(/\/+$/, "")}/v1/systemone`;
     this.sleep = options.sleep ?? realSleep;
-    this.http = options.http ?? got;
     this.timeoutMs = options.timeoutMs ?? JEV_TIMEOUT_MS;
     this.backoffMs = options.backoffMs ?? JEV_BACKOFF_MS;
   }
@@ -84,12 +89,15 @@ export class JevClient implements Oracle {
     const apiKey = this.options.apiKey;
     if (!("key" in apiKey)) throw new OracleError(apiKey.missing);
     const body = JSON.stringify(request);
+    const { default: got, RequestError } = await loadGot();
+    const http = this.options.http ?? got;
+    const isTransient = (err: unknown): boolean => err instanceof RequestError && err.code !== undefined && RETRIED_CODES.has(err.code);
     for (let attempt = 0; ; attempt++) {
       const retry = attempt < this.backoffMs.length ? this.backoffMs[attempt] : undefined;
       let status: number;
       let text: string;
       try {
-        const response = await this.http.post(this.url, {
+        const response = await http.post(this.url, {
           body,
           headers: {
             authorization: `Bearer ${apiKey.key}`,
@@ -128,10 +136,6 @@ export class JevClient implements Oracle {
       throw new OracleError(`TypeSafe returned ${statusText(status)}: ${text}`);
     }
   }
-}
-
-function isTransient(err: unknown): boolean {
-  return err instanceof RequestError && err.code !== undefined && RETRIED_CODES.has(err.code);
 }
 
 /** `503 Service Unavailable`, as Rust's `http::StatusCode` displays a status. */

@@ -5,7 +5,9 @@
  * written `8` or `8.0` (JSON.parse reads both the same). The program is checked apart, by
  * the program parser.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import type { Ajv as AjvClass, ErrorObject, Options, ValidateFunction } from "ajv";
 
 const U32_MAX = 4294967295;
 const uint = { type: "integer", minimum: 0 } as const;
@@ -229,12 +231,45 @@ export const flowSchema = {
   },
 } as const;
 
+/** How the flow's validator is compiled, at run time or ahead of it. */
+export const FLOW_AJV_OPTIONS: Options = { strict: true, allErrors: false };
+
+/**
+ * The validator ajv generated from this schema at build time (scripts/precompile-validators.ts),
+ * beside this module: compiling the schema costs about 200 ms of CPU, which every
+ * `stretto-proxy --flow` start would pay before its first answer.
+ */
+export const PRECOMPILED_FLOW_VALIDATOR = "flow-validator.precompiled.cjs";
+
+/** The schema's fingerprint: a precompiled validator made from another schema is not used. */
+export function flowSchemaHash(): string {
+  return createHash("sha256").update(JSON.stringify(flowSchema)).digest("hex");
+}
+
 let compiled: ValidateFunction | undefined;
 
-/** The validator, compiled once. */
+/** The validator: the precompiled one when it was made from this schema, else compiled here, once. */
 export function flowValidator(): ValidateFunction {
-  compiled ??= new Ajv({ strict: true, allErrors: false }).compile(flowSchema);
+  compiled ??= precompiledFlowValidator() ?? compileFlowValidator();
   return compiled;
+}
+
+/** The validator compiled from the schema (ajv itself is loaded only then: it too costs a start). */
+export function compileFlowValidator(options: Options = FLOW_AJV_OPTIONS): ValidateFunction {
+  const { Ajv } = createRequire(import.meta.url)("ajv") as { Ajv: typeof AjvClass };
+  return new Ajv(options).compile(flowSchema);
+}
+
+/** The build's validator, or undefined when there is none or it was made from another schema. */
+export function precompiledFlowValidator(): ValidateFunction | undefined {
+  let loaded: unknown;
+  try {
+    loaded = createRequire(import.meta.url)(`./${PRECOMPILED_FLOW_VALIDATOR}`);
+  } catch {
+    return undefined;
+  }
+  const made = loaded as (ValidateFunction & { schemaHash?: unknown }) | undefined;
+  return typeof made === "function" && made.schemaHash === flowSchemaHash() ? made : undefined;
 }
 
 /**
