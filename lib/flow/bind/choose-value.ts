@@ -27,34 +27,37 @@ export interface Choice {
 }
 
 export function chooseValue(bindings: Bindings, tool: string, arg: string, view: SessionView, rules: readonly Source[], used: UsedValues): Choice {
-  const taken = new Set<string>();
+  // Run at every pick, and most picks take their first candidate: the sets and the list below
+  // are made when a second value or list needs them.
+  let taken: Set<string> | undefined;
   // Lists looked past without noting their values (nothing in them was mentioned).
-  const skipped: (readonly Found[])[] = [];
+  let skipped: (readonly Found[])[] | undefined;
   // An output read again gives the same found list (`foundAt` keeps it): looked through once.
-  const lookedThrough = new Set<readonly Found[]>();
+  let looked: readonly Found[] | undefined;
+  let lookedMore: Set<readonly Found[]> | undefined;
   let first: Chosen | undefined;
   let chosen: Chosen | undefined;
   let anyMentioned = false;
-  const occurredBefore = (value: string) => taken.has(value) || skipped.some((l) => l.some((f) => f.value === value));
   // When no place holds a value the customer mentions, the first candidate is the choice;
   // and where the long past holds only values passed already, it is not looked through.
-  const noneMentioned = !rules.some(([from, path]) => view.mentionedAt(from, path));
-  const above = noneMentioned && rules.every(([from, path]) => view.spentBelow(from, path, tool, arg));
+  const noneMentioned = !anyMentionedAt(view, rules);
+  const above = noneMentioned && allSpentBelow(view, rules, tool, arg);
 
   eachPlace(bindings, tool, arg, view, rules, (output, path) => {
     if (first !== undefined && noneMentioned) return true;
     const list = foundAt(output, path);
     if (first !== undefined && !view.mentionsAny(list)) {
-      skipped.push(list);
+      (skipped ??= []).push(list);
       return false;
     }
-    if (lookedThrough.has(list)) return false;
-    lookedThrough.add(list);
+    if (looked === list || lookedMore?.has(list) === true) return false;
+    if (looked === undefined) looked = list;
+    else (lookedMore ??= new Set([looked])).add(list);
     for (const f of list) {
       const mentioned = view.mentioned(f);
       anyMentioned ||= mentioned;
-      if ((mentioned ? occurredBefore(f.value) : taken.has(f.value)) || used.has(f.value)) continue;
-      taken.add(f.value);
+      if ((mentioned ? occurredBefore(f.value, taken, skipped) : taken?.has(f.value) === true) || used.has(f.value)) continue;
+      (taken ??= new Set<string>()).add(f.value);
       const candidate = { value: f.value, mentioned, list };
       first ??= candidate;
       if (mentioned) {
@@ -65,4 +68,21 @@ export function chooseValue(bindings: Bindings, tool: string, arg: string, view:
     return false;
   }, above);
   return { chosen: chosen ?? first, anyMentioned };
+}
+
+/** Whether `value` was a candidate already, or was in a list looked past. */
+function occurredBefore(value: string, taken: ReadonlySet<string> | undefined, skipped: readonly (readonly Found[])[] | undefined): boolean {
+  if (taken?.has(value) === true) return true;
+  if (skipped !== undefined) for (const l of skipped) for (const f of l) if (f.value === value) return true;
+  return false;
+}
+
+function anyMentionedAt(view: SessionView, rules: readonly Source[]): boolean {
+  for (const [from, path] of rules) if (view.mentionedAt(from, path)) return true;
+  return false;
+}
+
+function allSpentBelow(view: SessionView, rules: readonly Source[], tool: string, arg: string): boolean {
+  for (const [from, path] of rules) if (!view.spentBelow(from, path, tool, arg)) return false;
+  return true;
 }

@@ -124,8 +124,9 @@ export function namedValues(v: Json, key: string, out: Found[] = []): Found[] {
 /** Every string (trimmed, lower-cased) and number (as text) under `v`. */
 export function lowerScalars(v: Json, out: Set<string> = new Set()): Set<string> {
   if (typeof v === "string") out.add(v.trim().toLowerCase());
-  else if (typeof v === "number") out.add(JSON.stringify(v));
+  // A parsed number is finite: its JSON text is its `String`.
+  else if (typeof v === "number") out.add(Number.isFinite(v) ? String(v) : JSON.stringify(v));
   else if (Array.isArray(v)) for (const item of v) lowerScalars(item, out);
-  else if (isObject(v)) for (const k of Object.keys(v)) lowerScalars(v[k]!, out);
+  else if (isObject(v)) for (const k in v) lowerScalars(v[k]!, out);
   return out;
 }

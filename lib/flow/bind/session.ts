@@ -56,14 +56,16 @@ export class SessionReading {
   customer = "";
   readonly outputs: Output[] = [];
   /** `outputs` by tool, in the same order. */
-  readonly outputsBy = new Map<string, Output[]>();
+  outputsBy: Map<string, Output[]> | undefined = undefined;
   /** The tools called (or in flight). */
-  readonly calledTools = new Set<string>();
+  calledTools: Set<string> | undefined = undefined;
   /** By tool, argument and value text, the calls that passed it, in order. */
-  readonly passed = new Map<string, Map<string, Map<string, ToolCall[]>>>();
-  readonly given = new Set<string>();
-  readonly outputOf = new Map<string, Output>();
-  private readonly seenHere = new Set<string>();
+  passed: Map<string, Map<string, Map<string, ToolCall[]>>> | undefined = undefined;
+  given: Set<string> | undefined = undefined;
+  outputOf: Map<string, Output> | undefined = undefined;
+  private seenHere: Set<string> | undefined = undefined;
+  // The sets and maps above are made on their first entry: a reading is made for every pick the learner
+  // scores and every decision served, and most hold a call or two.
   /** Mentions already matched, kept by the views over this reading (see `SessionView.mentioned`). */
   mentions: MentionMemo | undefined;
   /**
@@ -88,7 +90,7 @@ export class SessionReading {
 
   /** Whether an output read so far (here or below) showed `v`. */
   seen(v: string): boolean {
-    return this.seenHere.has(v) || (this.base?.seen(v) ?? false);
+    return this.seenHere?.has(v) === true || (this.base?.seen(v) ?? false);
   }
 
   read(e: EpisodeEvent): void {
@@ -97,20 +99,23 @@ export class SessionReading {
     } else if (e.kind === "tool_result") {
       if (e.error) return;
       const { value, scalars, walks } = this.parse(e.content);
-      for (const v of scalars) this.seenHere.add(v);
+      if (scalars.size > 0) {
+        const seen = (this.seenHere ??= new Set<string>());
+        for (const v of scalars) seen.add(v);
+      }
       // Every output of one shape (`walks` undefined when not kept), for the code that reads them.
       const out: Output = { tool: e.name, callId: e.call_id, value, scalars, seq: this.outputCount(), walks };
       // A call answered twice: the later output is the one it returned.
-      this.outputOf.set(e.call_id, out);
+      (this.outputOf ??= new Map<string, Output>()).set(e.call_id, out);
       this.outputs.push(out);
-      const same = this.outputsBy.get(e.name);
-      if (same === undefined) this.outputsBy.set(e.name, [out]);
+      const same = this.outputsBy?.get(e.name);
+      if (same === undefined) (this.outputsBy ??= new Map<string, Output[]>()).set(e.name, [out]);
       else same.push(out);
       const waiting = this.unpassedIndex?.from.get(e.name);
       if (waiting !== undefined) for (const u of waiting) this.note(u, out);
     } else {
       for (const c of e.calls) {
-        for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) this.given.add(v);
+        for (const v of lowerScalars(c.arguments)) if (keyish(v) && !this.seen(v)) (this.given ??= new Set<string>()).add(v);
         this.madeBy(c);
       }
     }
@@ -136,23 +141,25 @@ export class SessionReading {
       byArg.set(arg, u);
       listIn(index.from, from).push(u);
       listIn(index.to, tool).push(u);
-      for (const out of this.outputsBy.get(from) ?? []) this.note(u, out);
+      const outs = this.outputsBy?.get(from);
+      if (outs !== undefined) for (const out of outs) this.note(u, out);
     }
     return u.values;
   }
 
   private note(u: Unpassed, out: Output): void {
-    const passed = this.passed.get(u.tool)?.get(u.arg);
+    const passed = this.passed?.get(u.tool)?.get(u.arg);
     for (const f of foundAt(out, u.path)) if (passed?.has(f.value) !== true) u.values.add(f.value);
   }
 
   private madeBy(c: ToolCall): void {
-    this.calledTools.add(c.name);
+    (this.calledTools ??= new Set<string>()).add(c.name);
     if (!isObject(c.arguments)) return;
     const waiting = this.unpassedIndex?.to.get(c.name);
     if (waiting !== undefined) for (const u of waiting) if (Object.hasOwn(c.arguments, u.arg)) u.values.delete(valueText(c.arguments[u.arg]!));
-    let byArg = this.passed.get(c.name);
-    if (byArg === undefined) this.passed.set(c.name, (byArg = new Map<string, Map<string, ToolCall[]>>()));
+    const passed = (this.passed ??= new Map<string, Map<string, Map<string, ToolCall[]>>>());
+    let byArg = passed.get(c.name);
+    if (byArg === undefined) passed.set(c.name, (byArg = new Map<string, Map<string, ToolCall[]>>()));
     for (const k of Object.keys(c.arguments)) {
       let byText = byArg.get(k);
       if (byText === undefined) byArg.set(k, (byText = new Map<string, ToolCall[]>()));
@@ -218,7 +225,7 @@ export class SessionView {
 
   /** The outputs of `tool` in reading `layer` (0 the bottom one), oldest first. */
   outputsIn(layer: number, tool: string): readonly Output[] | undefined {
-    return this.layers[layer]?.outputsBy.get(tool);
+    return this.layers[layer]?.outputsBy?.get(tool);
   }
 
   /** Each output of any of `tools`, newest first (above the bottom reading with `above`), until `visit` says stop (returns true). */
@@ -227,7 +234,7 @@ export class SessionView {
     const lists: Output[][] = [];
     for (let l = above ? 1 : 0; l < this.layers.length; l++) for (const t of tools) {
       const r = this.layers[l]!;
-      const outs = r.outputsBy.get(t);
+      const outs = r.outputsBy?.get(t);
       if (outs !== undefined && outs.length > 0) lists.push(outs);
     }
     const next = lists.map((l) => l.length - 1);
@@ -244,7 +251,7 @@ export class SessionView {
   /** Each output of `tool`, newest first (above the bottom reading with `above`), until `visit` says stop (returns true). */
   eachOutputOf(tool: string, visit: (out: Output) => boolean | void, above = false): void {
     for (let l = this.layers.length - 1; l >= (above ? 1 : 0); l--) {
-      const outs = this.layers[l]!.outputsBy.get(tool);
+      const outs = this.layers[l]!.outputsBy?.get(tool);
       if (outs !== undefined) for (let i = outs.length - 1; i >= 0; i--) if (visit(outs[i]!) === true) return;
     }
   }
@@ -279,14 +286,14 @@ export class SessionView {
     if (this.customer === "") return false;
     const memo = this.mentionMemo();
     let byPath = memo.places.get(tool);
-    if (byPath === undefined) memo.places.set(tool, (byPath = new Map()));
+    if (byPath === undefined) memo.places.set(tool, (byPath = new Map<string, { checked: number; any: boolean }>()));
     let at = byPath.get(path);
     if (at === undefined) byPath.set(path, (at = { checked: 0, any: false }));
-    const root = this.layers[0]!.outputsBy.get(tool);
+    const root = this.layers[0]!.outputsBy?.get(tool);
     if (root !== undefined) for (; !at.any && at.checked < root.length; at.checked++) at.any = this.mentionsAny(foundAt(root[at.checked]!, path));
     if (at.any) return true;
     for (let l = 1; l < this.layers.length; l++) {
-      const outs = this.layers[l]!.outputsBy.get(tool);
+      const outs = this.layers[l]!.outputsBy?.get(tool);
       if (outs !== undefined) for (const out of outs) if (this.mentionsAny(foundAt(out, path))) return true;
     }
     return false;
@@ -310,7 +317,8 @@ export class SessionView {
 
   /** Whether `tool` was called (or is in flight). */
   called(tool: string): boolean {
-    return this.layers.some((r) => r.calledTools.has(tool));
+    for (const r of this.layers) if (r.calledTools?.has(tool) === true) return true;
+    return false;
   }
 
   /** The value texts passed as `arg` in the calls made to `tool` (calls in flight too). */
@@ -319,7 +327,7 @@ export class SessionView {
     let one: UsedValues | undefined;
     let maps: UsedValues[] | undefined;
     for (const r of this.layers) {
-      const texts = r.passed.get(tool)?.get(arg);
+      const texts = r.passed?.get(tool)?.get(arg);
       if (texts === undefined) continue;
       if (one === undefined) one = texts;
       else (maps ??= [one]).push(texts);
@@ -333,7 +341,7 @@ export class SessionView {
 
   /** A value the customer gave: keyish, and passed before any result held it, or mentioned. */
   gave(v: string): boolean {
-    return keyish(v) && (this.layers.some((r) => r.given.has(v)) || mentions(this.customer, v));
+    return keyish(v) && (this.layers.some((r) => r.given?.has(v) === true) || mentions(this.customer, v));
   }
 
   /**
@@ -342,7 +350,7 @@ export class SessionView {
    */
   returned(tool: string, arg: string, value: string): ReadonlySet<string> | undefined {
     for (const r of this.layers) {
-      const calls = r.passed.get(tool)?.get(arg)?.get(value);
+      const calls = r.passed?.get(tool)?.get(arg)?.get(value);
       if (calls === undefined) continue;
       for (const c of calls) {
         const out = this.outputOf(c.id);
@@ -355,7 +363,7 @@ export class SessionView {
 
   private outputOf(callId: string): Output | undefined {
     for (let i = this.layers.length - 1; i >= 0; i--) {
-      const out = this.layers[i]!.outputOf.get(callId);
+      const out = this.layers[i]!.outputOf?.get(callId);
       if (out !== undefined) return out;
     }
     return undefined;

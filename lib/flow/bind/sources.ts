@@ -33,10 +33,10 @@ export function rulesOf(traced: SourceCounts): readonly Source[] {
 }
 const rulesMemo = new WeakMap<SourceCounts, Source[]>();
 
-/** The most sites whose order is kept per rule list; past it the memo starts afresh. */
+/** The most sites whose order is kept per rule list, tool and argument; past it that memo starts afresh. */
 const SITES_KEPT = 4096;
-/** `atSite` by the flow's bindings, the rule list (one per tool and argument, from `rulesOf`), and tool, argument and site. */
-const rankedMemo = new WeakMap<Bindings, WeakMap<readonly Source[], Map<string, [Source, number][] | undefined>>>();
+/** `atSite` by the flow's bindings, the rule list (one per tool and argument, from `rulesOf`), and tool, argument and site (a map a level). */
+const rankedMemo = new WeakMap<Bindings, WeakMap<readonly Source[], Map<string, Map<string, Map<string, [Source, number][] | undefined>>>>>();
 /** A rule list's tools, each once in rule order, and each tool's paths. */
 const toolsMemo = new WeakMap<readonly Source[], { tools: string[]; paths: Map<string, string[]> }>();
 
@@ -44,14 +44,18 @@ function rankedAt(bindings: Bindings, tool: string, arg: string, site: string | 
   if (site === undefined) return undefined;
   let byRules = rankedMemo.get(bindings);
   if (byRules === undefined) rankedMemo.set(bindings, (byRules = new WeakMap()));
-  let bySite = byRules.get(rules);
-  if (bySite === undefined) byRules.set(rules, (bySite = new Map<string, [Source, number][] | undefined>()));
-  const key = `${tool}\u0000${arg}\u0000${site}`;
-  if (bySite.has(key)) return bySite.get(key);
+  let byTool = byRules.get(rules);
+  if (byTool === undefined) byRules.set(rules, (byTool = new Map<string, Map<string, Map<string, [Source, number][] | undefined>>>()));
+  let byArg = byTool.get(tool);
+  if (byArg === undefined) byTool.set(tool, (byArg = new Map<string, Map<string, [Source, number][] | undefined>>()));
+  let bySite = byArg.get(arg);
+  if (bySite === undefined) byArg.set(arg, (bySite = new Map<string, [Source, number][] | undefined>()));
+  const ranked = bySite.get(site);
+  if (ranked !== undefined || bySite.has(site)) return ranked;
   if (bySite.size >= SITES_KEPT) bySite.clear();
-  const ranked = atSite(bindings, tool, arg, site, rules);
-  bySite.set(key, ranked);
-  return ranked;
+  const made = atSite(bindings, tool, arg, site, rules);
+  bySite.set(site, made);
+  return made;
 }
 
 function toolsOf(rules: readonly Source[]): { tools: string[]; paths: Map<string, string[]> } {
