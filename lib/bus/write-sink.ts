@@ -12,6 +12,9 @@ export interface WriteSinkOptions {
   onWriteError?: (err: Error) => void;
 }
 
+/** Up to this many bytes, the runs of one turn are copied into one buffer to be written at once. */
+const MERGED_BYTES = 1 << 20;
+
 /**
  * A backpressured sink: writes each frame's bytes unchanged. When the writable is full it
  * holds `pressure` until `drain`. After a write failure it drops what follows instead of
@@ -79,9 +82,17 @@ export class WriteSink implements Observer<Frame> {
     const runs = this.queued;
     this.queued = [];
     if (p) runs.push(p);
+    let bytes = 0;
+    for (const run of runs) bytes += run.length;
     // One write of the runs copied together costs less than a stream entry and an iovec per
-    // run (a run of refusals is a composed line each).
-    this.writeNow(Buffer.concat(runs));
+    // run (a refusal between two answers makes three runs); what is large is not copied.
+    if (bytes <= MERGED_BYTES) {
+      this.writeNow(Buffer.concat(runs, bytes));
+      return;
+    }
+    this.writable.cork();
+    for (const run of runs) this.writeNow(run);
+    this.writable.uncork();
   };
 
   private writeNow(bytes: Buffer): void {

@@ -1,0 +1,62 @@
+/**
+ * A sink writes what it is given, in order, byte for byte, however the bytes come: slices
+ * of one read (merged back into one write), lines composed between them (a turn's runs are
+ * then copied into one buffer, or, past a megabyte, written one by one, corked). Fast-check
+ * over turns of slices and composed lines, small and large; what reaches the writable is
+ * compared with the bytes given, and a turn's runs take one write when they are small.
+ */
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import fc from "fast-check";
+import { WriteSink } from "../../lib/bus/write-sink.js";
+
+/** A writable that keeps each chunk it is handed (writev counts each chunk it is handed too). */
+function keeping(): Writable & { chunks: Buffer[] } {
+  const chunks: Buffer[] = [];
+  const w = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      chunks.push(Buffer.from(chunk));
+      cb();
+    },
+    writev(list, cb) {
+      for (const { chunk } of list) chunks.push(Buffer.from(chunk as Buffer));
+      cb();
+    },
+  });
+  return Object.assign(w, { chunks });
+}
+
+const piece = fc.oneof(
+  // A run of slices of one read: `n` lines of the read, cut where the line ends fall.
+  fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 4 })).map(([bytes, n]) => ({ kind: "read" as const, bytes: Buffer.from(bytes), n })),
+  fc.uint8Array({ minLength: 1, maxLength: 100 }).map((bytes) => ({ kind: "composed" as const, bytes: Buffer.from(bytes), n: 1 })),
+  fc.constant({ kind: "composed" as const, bytes: Buffer.alloc(700_000, 0x61), n: 1 }),
+);
+
+describe("WriteSink", function () {
+  it("writes the bytes of each turn in order, small turns in one write (100 runs of up to 5 turns)", async function () {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(piece, { maxLength: 6 }), { maxLength: 5 }), async (turns) => {
+        const w = keeping();
+        const sink = new WriteSink(w);
+        const given: Buffer[] = [];
+        for (const turn of turns) {
+          const before = w.chunks.length;
+          let bytes = 0;
+          for (const p of turn) {
+            const size = Math.ceil(p.bytes.length / p.n);
+            for (let o = 0; o < p.bytes.length; o += size) sink.write(p.bytes.subarray(o, o + size));
+            given.push(p.bytes);
+            bytes += p.bytes.length;
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+          if (bytes > 0 && bytes <= 1 << 20) assert.equal(w.chunks.length - before, 1, "one write for the turn");
+        }
+        sink.complete();
+        await sink.done;
+        assert.deepEqual(Buffer.concat(w.chunks), Buffer.concat(given));
+      }),
+      { numRuns: 100, seed: 20261203 },
+    );
+  });
+});
