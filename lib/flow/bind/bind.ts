@@ -36,6 +36,33 @@ export type Picked = { ok: true; args: Record<string, Json>; mention: Mention } 
 
 const fail = (why: string): { ok: false; why: string } => ({ ok: false, why });
 
+const NEVER_CALLED = Object.freeze(fail("never called in training"));
+const ALREADY_LOOKED_UP = Object.freeze(fail("already looked up"));
+
+/** A reason naming the argument a lookup cannot bind. */
+type ArgFailure = (arg: string) => string;
+const noListSource: ArgFailure = (arg) => `no source for the list \`${arg}\` (the LLM supplies it)`;
+const noListLeft: ArgFailure = (arg) => `no list left to pass as \`${arg}\``;
+const neverString: ArgFailure = (arg) => `\`${arg}\` never took a string in training`;
+const noSource: ArgFailure = (arg) => `no source for \`${arg}\` (the LLM supplies it)`;
+const nothingLeft: ArgFailure = (arg) => `nothing left to pass as \`${arg}\``;
+
+/** Each failure by reason and argument, made once: a pick fails the same way at many decisions (and most picks the learner scores fail). Shared and frozen. */
+const argFailures = new Map<ArgFailure, Map<string, { ok: false; why: string }>>();
+/** The most arguments kept per reason; past it that memo starts afresh. */
+const ARGS_KEPT = 4096;
+
+function failOn(reason: ArgFailure, arg: string): { ok: false; why: string } {
+  let byArg = argFailures.get(reason);
+  if (byArg === undefined) argFailures.set(reason, (byArg = new Map<string, { ok: false; why: string }>()));
+  let f = byArg.get(arg);
+  if (f === undefined) {
+    if (byArg.size >= ARGS_KEPT) byArg.clear();
+    byArg.set(arg, (f = Object.freeze(fail(reason(arg)))));
+  }
+  return f;
+}
+
 /** The arguments passed in at least REQUIRED_SHARE of `tool`'s training calls, sorted. */
 export function requiredArgs(bindings: Bindings, tool: string): readonly string[] | undefined {
   let memo = requiredMemo.get(bindings);
@@ -117,10 +144,10 @@ function constantFor(constants: readonly (readonly [string, Json])[], arg: strin
  */
 export function pick(bindings: Bindings, tool: string, view: SessionView): Picked {
   const required = requiredArgs(bindings, tool);
-  if (required === undefined) return fail("never called in training");
+  if (required === undefined) return NEVER_CALLED;
   const constants = constantsOf(bindings, tool);
   if (required.length === 0) {
-    if (view.called(tool)) return fail("already looked up");
+    if (view.called(tool)) return ALREADY_LOOKED_UP;
     return { ok: true, args: Object.fromEntries(constants), mention: "picked" };
   }
   const bound: Record<string, Json> = {};
@@ -149,19 +176,19 @@ export function pick(bindings: Bindings, tool: string, view: SessionView): Picke
         }
       }
       if (list === undefined) {
-        return fail(rules.length === 0 ? `no source for the list \`${arg}\` (the LLM supplies it)` : `no list left to pass as \`${arg}\``);
+        return failOn(rules.length === 0 ? noListSource : noListLeft, arg);
       }
       allMentioned &&= list.every((v) => mentions(view.customer, v));
       bound[arg] = list;
       continue;
     }
     const traced = bindings.sources.get([tool, arg]);
-    if (traced === undefined) return fail(`\`${arg}\` never took a string in training`);
+    if (traced === undefined) return failOn(neverString, arg);
     const rules = rulesOf(traced);
     const used = view.used(tool, arg);
     const { chosen, anyMentioned } = chooseValue(bindings, tool, arg, view, rules, used);
     if (chosen === undefined) {
-      return fail(rules.length === 0 ? `no source for \`${arg}\` (the LLM supplies it)` : `nothing left to pass as \`${arg}\``);
+      return failOn(rules.length === 0 ? noSource : nothingLeft, arg);
     }
     allMentioned &&= chosen.mentioned;
     otherNamed ||= !chosen.mentioned && anyMentioned;

@@ -58,12 +58,13 @@ export function chooseValue(bindings: Bindings, tool: string, arg: string, view:
       anyMentioned ||= mentioned;
       if ((mentioned ? occurredBefore(f.value, taken, skipped) : taken?.has(f.value) === true) || used.has(f.value)) continue;
       (taken ??= new Set<string>()).add(f.value);
-      const candidate = { value: f.value, mentioned, list };
-      first ??= candidate;
+      // Only the first candidate and a mentioned one are kept: the others are never made.
       if (mentioned) {
-        chosen = candidate;
+        chosen = { value: f.value, mentioned, list };
+        first ??= chosen;
         return true;
       }
+      first ??= { value: f.value, mentioned, list };
     }
     return false;
   }, above);

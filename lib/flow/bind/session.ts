@@ -341,7 +341,10 @@ export class SessionView {
 
   /** A value the customer gave: keyish, and passed before any result held it, or mentioned. */
   gave(v: string): boolean {
-    return keyish(v) && (this.layers.some((r) => r.given?.has(v) === true) || mentions(this.customer, v));
+    if (!keyish(v)) return false;
+    // Asked for every value a record read lacks (describedRead): no closure per ask.
+    for (const r of this.layers) if (r.given?.has(v) === true) return true;
+    return mentions(this.customer, v);
   }
 
   /**
