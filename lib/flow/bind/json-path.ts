@@ -57,14 +57,26 @@ export function valueText(v: Json): string {
 
 /** Every path at which `target` is a string value of `v`, array indices written `[*]`. */
 export function findPaths(v: Json, target: string, path = "$", out: string[] = []): string[] {
-  if (typeof v === "string") {
-    if (v === target) out.push(path);
-  } else if (Array.isArray(v)) {
-    for (const item of v) findPaths(item, target, `${path}[*]`, out);
-  } else if (isObject(v)) {
-    for (const k of sortedKeys(v)) findPaths(v[k]!, target, `${path}.${k}`, out);
-  }
+  // The learner looks for every value passed in every earlier output: a path's text is
+  // written only where the target is, from the segments walked to it.
+  collectPaths(v, target, path, [], out);
   return out;
+}
+
+function collectPaths(v: Json, target: string, root: string, segments: string[], out: string[]): void {
+  if (typeof v === "string") {
+    if (v === target) out.push(root + segments.join(""));
+  } else if (Array.isArray(v)) {
+    segments.push("[*]");
+    for (const item of v) collectPaths(item, target, root, segments, out);
+    segments.pop();
+  } else if (isObject(v)) {
+    for (const k of sortedKeys(v)) {
+      segments.push(".", k);
+      collectPaths(v[k]!, target, root, segments, out);
+      segments.length -= 2;
+    }
+  }
 }
 
 /**
