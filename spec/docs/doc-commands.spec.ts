@@ -240,11 +240,11 @@ const ELSEWHERE: Elsewhere[] = [
   {
     file: "README.md",
     first: "npm ci && npm run build",
-    how: "`npm run build` is tsc then the console UI's vite build; `npm pack --dry-run` packs the bins the comment names, each with a node shebang, and the built UI",
+    how: "`npm run build` is tsc, the flow validator, then the console UI's vite build; `npm pack --dry-run` packs the bins the comment names, each with a node shebang, the precompiled flow validator and the built UI",
     check: () => {
       const block = allShellBlocks().find((b) => b.file === "README.md" && b.body[0] === "npm ci && npm run build")!;
       const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string>; bin: Record<string, string> };
-      assert.equal(pkg.scripts["build"], "tsc -p tsconfig.json && vite build --config console/vite.config.ts --logLevel warn");
+      assert.equal(pkg.scripts["build"], "tsc -p tsconfig.json && node dist/scripts/precompile-validators.js && vite build --config console/vite.config.ts --logLevel warn");
       const named = [...block.body[1]!.matchAll(/stretto[\w-]*/g)].map((x) => x[0]).sort();
       assert.deepEqual(Object.keys(pkg.bin).sort(), named);
       assert.deepEqual([...BINARIES].sort(), named);
@@ -256,15 +256,21 @@ const ELSEWHERE: Elsewhere[] = [
       }
       assert.ok(paths.has("README.md"));
       assert.ok(paths.has("dist/console/index.html"), "npm pack leaves out the console's UI");
+      assert.ok(paths.has("dist/lib/flow/ir/flow-validator.precompiled.cjs"), "npm pack leaves out the precompiled flow validator");
     },
   },
   {
     file: "docs/development.md",
-    first: "make build                 # npm ci when package-lock.json changed, then tsc, then chmod +x the bins",
-    how: "`make -n build` exits 0 and the build stamp's recipe is `npx tsc -p tsconfig.json` then chmod; `tsc --showConfig` reads tsconfig.json (outDir dist)",
+    first: "make build                 # npm ci when package-lock.json changed, then tsc, the flow validator, chmod +x the bins",
+    how: "`make -n build` exits 0 and the build stamp's recipe is `npx tsc -p tsconfig.json`, the flow validator's precompiling, then chmod; `tsc --showConfig` reads tsconfig.json (outDir dist)",
     check: () => {
       inRepo("make", ["-n", "build"]);
-      assert.deepEqual(makeTarget("$(BUILD_STAMP)").recipe, ["npx tsc -p tsconfig.json", "chmod +x dist/lib/cli/*.js", "touch $(BUILD_STAMP)"]);
+      assert.deepEqual(makeTarget("$(BUILD_STAMP)").recipe, [
+        "npx tsc -p tsconfig.json",
+        "node dist/scripts/precompile-validators.js",
+        "chmod +x dist/lib/cli/*.js",
+        "touch $(BUILD_STAMP)",
+      ]);
       const config = JSON.parse(inRepo("npx", ["tsc", "-p", "tsconfig.json", "--showConfig"])) as { compilerOptions: { outDir?: string } };
       assert.match(config.compilerOptions.outDir ?? "", /(^|\/)dist$/);
     },
