@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { frame, type Sender } from "../../lib/bus/frame.js";
+import { frame, type Frame, type Sender } from "../../lib/bus/frame.js";
 import type { EpisodeFollower } from "../../lib/bus/runtime/api.js";
 import { KEPT_TEXT_CHARS, SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { answerMessage } from "../../lib/demo/answer.js";
@@ -98,6 +98,16 @@ const lineOrRecord: fc.Arbitrary<[Sender, string]> = fc.oneof(
   ]),
 );
 
+/** The initialize, then each line after its gap, added to every log alike; `after` runs after each line. */
+function feed(lines: readonly [[Sender, string], number][], logs: readonly { add(f: Frame): void }[], after?: () => void): void {
+  let t = 0;
+  for (const [[from, text], gap] of [[["client", INITIALIZE], 0] as [[Sender, string], number], ...lines]) {
+    t += gap;
+    for (const log of logs) log.add(frame(from, t, Buffer.from(text)));
+    after?.();
+  }
+}
+
 describe("a session's memory", function () {
   it("hands each event to the followers as it is logged, the same whether the Episode keeps it or not, and keeps none when it need not", function () {
     fc.assert(
@@ -106,13 +116,7 @@ describe("a session's memory", function () {
         const dropped = recording();
         const whole = sessionLog(true, kept);
         const bounded = sessionLog(false, dropped);
-        let t = 0;
-        for (const [[from, text], gap] of [[["client", INITIALIZE], 0] as [[Sender, string], number], ...lines]) {
-          t += gap;
-          whole.add(frame(from, t, Buffer.from(text)));
-          bounded.add(frame(from, t, Buffer.from(text)));
-          assert.deepEqual(bounded.retained(), { events: 0, calls: 0 }, "nothing stays once handed on");
-        }
+        feed(lines, [whole, bounded], () => assert.deepEqual(bounded.retained(), { events: 0, calls: 0 }, "nothing stays once handed on"));
         assert.deepEqual(dropped.seen, kept.seen);
         // Everything the whole Episode holds was handed on: its events in order, and its calls.
         const { events, calls } = flattened(whole.episode());
@@ -136,14 +140,7 @@ describe("a session's memory", function () {
       fc.property(fc.array(fc.tuple(lineOrRecord, fc.nat(900)), { maxLength: 60 }), (lines) => {
         const kept = recording();
         const light = lazyRecording();
-        const whole = sessionLog(true, kept);
-        const bounded = sessionLog(false, light);
-        let t = 0;
-        for (const [[from, text], gap] of [[["client", INITIALIZE], 0] as [[Sender, string], number], ...lines]) {
-          t += gap;
-          whole.add(frame(from, t, Buffer.from(text)));
-          bounded.add(frame(from, t, Buffer.from(text)));
-        }
+        feed(lines, [sessionLog(true, kept), sessionLog(false, light)]);
         assert.deepEqual(light.seen, kept.seen);
         assert.equal(light.lazy, light.seen.filter((s) => s.startsWith('{"kind":"tool_result"')).length, "every result came read lazily");
         lazy += light.lazy;
