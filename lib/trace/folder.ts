@@ -61,6 +61,9 @@ export async function planFolder(dir: string, progress?: Progress, skip?: SkipHa
   return scan.folder();
 }
 
+/** What scanning one log came to. */
+type Scanned = { summary: LogSummary } | { error: unknown };
+
 /** The scanning of a folder's listing, in whatever order its logs' scans finish. */
 class FolderScan {
   private readonly summaries: (LogSummary | undefined)[];
@@ -95,30 +98,33 @@ class FolderScan {
     return [...this.problems].some(([i, p]) => i < next && (this.skip === undefined || !p.skipped));
   }
 
+  /** Scans log `i` if it can be read, and records what came of it. */
   settle(i: number, scan: () => LogSummary): void {
+    let outcome: Scanned | undefined;
     if (this.listed[i]!.readable) {
       try {
-        this.summaries[i] = scan();
-      } catch (e) {
-        this.fail(i, e);
+        outcome = { summary: scan() };
+      } catch (error) {
+        outcome = { error };
       }
     }
-    this.progress?.(++this.done, this.listed.length);
+    this.record(i, outcome);
   }
 
   async settleAsync(i: number, scan: () => Promise<LogSummary>): Promise<void> {
-    if (this.listed[i]!.readable) {
-      try {
-        this.summaries[i] = await scan();
-      } catch (e) {
-        this.fail(i, e);
-      }
-    }
-    this.progress?.(++this.done, this.listed.length);
+    const outcome = this.listed[i]!.readable ? await scan().then((summary): Scanned => ({ summary }), (error: unknown): Scanned => ({ error })) : undefined;
+    this.record(i, outcome);
   }
 
-  private fail(i: number, e: unknown): void {
-    this.problems.set(i, isSkippable(e) ? { error: e, skipped: { path: this.listed[i]!.path, reason: skipReason(e, this.listed[i]!.path) } } : { error: e });
+  /** A log's summary or problem (none for a name the listing refused), then the progress. */
+  private record(i: number, outcome: Scanned | undefined): void {
+    if (outcome !== undefined && "summary" in outcome) this.summaries[i] = outcome.summary;
+    else if (outcome !== undefined) {
+      const { error: e } = outcome;
+      const path = this.listed[i]!.path;
+      this.problems.set(i, isSkippable(e) ? { error: e, skipped: { path, reason: skipReason(e, path) } } : { error: e });
+    }
+    this.progress?.(++this.done, this.listed.length);
   }
 
   /** The plan, or the first problem (in name order) that is not skipped. */

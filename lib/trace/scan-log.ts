@@ -142,19 +142,15 @@ class HeadScan {
 /**
  * The `t_ms` of the log's last entry, read from the end: the last non-blank line, or the
  * one before it when the last was cut off mid-write (no `\n` at the end of the file).
- * Undefined when the end does not read cleanly.
+ * Undefined when the end does not read cleanly (or the file shrank meanwhile). The tail
+ * read is doubled until it settles the answer, so a huge last line takes a few reads.
  */
 async function readLastTMs(handle: FileHandle): Promise<number | undefined> {
   const size = (await handle.stat()).size;
-  let start = size;
-  let tail = Buffer.alloc(0);
-  while (start > 0) {
-    const from = Math.max(0, start - TAIL_BYTES);
-    const chunk = Buffer.allocUnsafe(start - from);
-    await handle.read(chunk, 0, chunk.length, from);
-    tail = Buffer.concat([chunk, tail]);
-    start = from;
-    const found = lastTMsIn(tail, start === 0, tail[tail.length - 1] === 0x0a);
+  for (let length = Math.min(size, TAIL_BYTES); length > 0; length = Math.min(size, 2 * length)) {
+    const tail = Buffer.allocUnsafe(length);
+    if ((await handle.read(tail, 0, length, size - length)).bytesRead !== length) return undefined;
+    const found = lastTMsIn(tail, length === size, tail[length - 1] === 0x0a);
     if (found !== "more") return found;
   }
   return undefined;
@@ -163,11 +159,7 @@ async function readLastTMs(handle: FileHandle): Promise<number | undefined> {
 /** The tail is read into this buffer when it fits: planning reads one log at a time. */
 const tailScratch = Buffer.allocUnsafe(TAIL_BYTES);
 
-/**
- * {@link readLastTMs}, reading synchronously (undefined also when the file shrank
- * meanwhile). The tail read is doubled until it settles the answer, so a huge last line
- * takes a few reads, not one per 64 KiB.
- */
+/** {@link readLastTMs}, reading synchronously, each tail that fits into one kept buffer. */
 function readLastTMsSync(fd: number): number | undefined {
   const size = fstatSync(fd).size;
   for (let length = Math.min(size, TAIL_BYTES); length > 0; length = Math.min(size, 2 * length)) {

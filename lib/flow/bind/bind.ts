@@ -12,6 +12,7 @@ import { mentions } from "./mentions.js";
 import { SessionView, type UsedValues } from "./session.js";
 import { chooseValue } from "./choose-value.js";
 import { rulesOf } from "./sources.js";
+import { mapIn, remember } from "../../util/memo.js";
 
 /** An argument passed in at least this share of a tool's training calls is required. */
 export const REQUIRED_SHARE = 0.9;
@@ -49,18 +50,10 @@ const nothingLeft: ArgFailure = (arg) => `nothing left to pass as \`${arg}\``;
 
 /** Each failure by reason and argument, made once: a pick fails the same way at many decisions (and most picks the learner scores fail). Shared and frozen. */
 const argFailures = new Map<ArgFailure, Map<string, { ok: false; why: string }>>();
-/** The most arguments kept per reason; past it that memo starts afresh. */
-const ARGS_KEPT = 4096;
 
 function failOn(reason: ArgFailure, arg: string): { ok: false; why: string } {
-  let byArg = argFailures.get(reason);
-  if (byArg === undefined) argFailures.set(reason, (byArg = new Map<string, { ok: false; why: string }>()));
-  let f = byArg.get(arg);
-  if (f === undefined) {
-    if (byArg.size >= ARGS_KEPT) byArg.clear();
-    byArg.set(arg, (f = Object.freeze(fail(reason(arg)))));
-  }
-  return f;
+  const byArg = mapIn(argFailures, reason);
+  return byArg.get(arg) ?? remember(byArg, arg, Object.freeze(fail(reason(arg))));
 }
 
 /** The arguments passed in at least REQUIRED_SHARE of `tool`'s training calls, sorted. */

@@ -14,6 +14,7 @@ import { isObject } from "../../trace/json.js";
 import { atPath, lowerScalars, parseOutput, valueText, type Found } from "./json-path.js";
 import { keyish, mentionedWithSiblings, mentions } from "./mentions.js";
 import { keepNewest } from "../../util/keep-newest.js";
+import { listIn, mapIn } from "../../util/memo.js";
 
 /** One successful tool output, parsed. */
 export interface Output {
@@ -379,18 +380,6 @@ interface Unpassed {
   tool: string;
   arg: string;
   values: Set<string>;
-}
-
-function mapIn<K, V>(m: Map<string, Map<K, V>>, key: string): Map<K, V> {
-  let inner = m.get(key);
-  if (inner === undefined) m.set(key, (inner = new Map<K, V>()));
-  return inner;
-}
-
-function listIn<T>(m: Map<string, T[]>, key: string): T[] {
-  let list = m.get(key);
-  if (list === undefined) m.set(key, (list = []));
-  return list;
 }
 
 /** The value texts passed as one argument of a tool. */

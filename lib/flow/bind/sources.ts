@@ -5,6 +5,7 @@
  */
 import type { Bindings, SourceCounts } from "../ir/flow-types.js";
 import type { Output, SessionView } from "./session.js";
+import { mapIn, remember } from "../../util/memo.js";
 
 /** The least share of an argument's training values a source must account for. */
 export const MIN_SOURCE_SHARE = 0.1;
@@ -33,8 +34,6 @@ export function rulesOf(traced: SourceCounts): readonly Source[] {
 }
 const rulesMemo = new WeakMap<SourceCounts, Source[]>();
 
-/** The most sites whose order is kept per rule list, tool and argument; past it that memo starts afresh. */
-const SITES_KEPT = 4096;
 /** `atSite` by the flow's bindings, the rule list (one per tool and argument, from `rulesOf`), and tool, argument and site (a map a level). */
 const rankedMemo = new WeakMap<Bindings, WeakMap<readonly Source[], Map<string, Map<string, Map<string, [Source, number][] | undefined>>>>>();
 /** A rule list's tools, each once in rule order, and each tool's paths. */
@@ -46,16 +45,11 @@ function rankedAt(bindings: Bindings, tool: string, arg: string, site: string | 
   if (byRules === undefined) rankedMemo.set(bindings, (byRules = new WeakMap()));
   let byTool = byRules.get(rules);
   if (byTool === undefined) byRules.set(rules, (byTool = new Map<string, Map<string, Map<string, [Source, number][] | undefined>>>()));
-  let byArg = byTool.get(tool);
-  if (byArg === undefined) byTool.set(tool, (byArg = new Map<string, Map<string, [Source, number][] | undefined>>()));
-  let bySite = byArg.get(arg);
-  if (bySite === undefined) byArg.set(arg, (bySite = new Map<string, [Source, number][] | undefined>()));
+  // The sites kept per rule list, tool and argument are bounded (MEMO_LIMIT).
+  const bySite = mapIn(mapIn(byTool, tool), arg);
   const ranked = bySite.get(site);
   if (ranked !== undefined || bySite.has(site)) return ranked;
-  if (bySite.size >= SITES_KEPT) bySite.clear();
-  const made = atSite(bindings, tool, arg, site, rules);
-  bySite.set(site, made);
-  return made;
+  return remember(bySite, site, atSite(bindings, tool, arg, site, rules));
 }
 
 function toolsOf(rules: readonly Source[]): { tools: string[]; paths: Map<string, string[]> } {

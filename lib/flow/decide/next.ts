@@ -16,6 +16,7 @@ import type { DecisionEpisode } from "./decision-episode.js";
 import type { Step } from "./steps.js";
 import { encode } from "./symbols.js";
 import { emptyNext, FlowDecideError, type BindFn, type DeciderName, type Next } from "./types.js";
+import { mapIn, remember } from "../../util/memo.js";
 
 export const NO_ARBITER = "this flow has no arbiter, so it decides with the habit alone";
 
@@ -82,8 +83,6 @@ function priorOf(flow: Flow, options: readonly string[], history: readonly numbe
   return habitPrior(flow, options, habitPredict(flow.habit, flow.group, history));
 }
 
-/** The most habit priors kept per flow; past it the memo starts afresh. */
-const PRIORS_KEPT = 4096;
 const priorsOf = new WeakMap<Flow, Map<readonly string[], Map<string, Map<string, number>>>>();
 
 /**
@@ -94,15 +93,10 @@ const priorsOf = new WeakMap<Flow, Map<readonly string[], Map<string, Map<string
 function servedPrior(flow: Flow, options: readonly string[], history: readonly number[]): Map<string, number> {
   let bySite = priorsOf.get(flow);
   if (bySite === undefined) priorsOf.set(flow, (bySite = new Map<readonly string[], Map<string, Map<string, number>>>()));
-  let byHistory = bySite.get(options);
-  if (byHistory === undefined) bySite.set(options, (byHistory = new Map<string, Map<string, number>>()));
+  // The habit priors kept per site are bounded (MEMO_LIMIT): a long session meets ever new histories.
+  const byHistory = mapIn(bySite, options);
   const key = history.join(",");
-  let prior = byHistory.get(key);
-  if (prior === undefined) {
-    if (byHistory.size >= PRIORS_KEPT) byHistory.clear();
-    byHistory.set(key, (prior = priorOf(flow, options, history)));
-  }
-  return prior;
+  return byHistory.get(key) ?? remember(byHistory, key, priorOf(flow, options, history));
 }
 
 /** The habit prior over a site's `options` at a decision point, as the deciders start from it. */

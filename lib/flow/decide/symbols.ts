@@ -7,6 +7,7 @@ import type { Json } from "../../trace/json.js";
 import { isObject, jsonText } from "../../trace/json.js";
 import type { CodeField, FeatureMap, Flow } from "../ir/flow-types.js";
 import { mayBeJson } from "../bind/json-path.js";
+import { remember } from "../../util/memo.js";
 import type { Step } from "./steps.js";
 
 /** The START padding of a context (u32::MAX). */
@@ -52,16 +53,10 @@ function keysOf(path: string): readonly string[] {
 
 /** Each code field's path split once: a flow has a few, read at every decision and every step learned. */
 const pathKeys = new Map<string, readonly string[]>();
-/** The most paths kept; past it (a learner trying many fields) the memo starts afresh. */
-const PATHS_KEPT = 4096;
 
 /** The value at a `$.a.b` (or `a.b`) path of objects; undefined where the shape differs. */
 function at(v: Json, path: string): Json | undefined {
-  let keys = pathKeys.get(path);
-  if (keys === undefined) {
-    if (pathKeys.size >= PATHS_KEPT) pathKeys.clear();
-    pathKeys.set(path, (keys = keysOf(path)));
-  }
+  const keys = pathKeys.get(path) ?? remember(pathKeys, path, keysOf(path));
   let cur: Json | undefined = v;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;

@@ -4,6 +4,7 @@
  */
 import { FollowedIndex, type Followed } from "../decide/followed.js";
 import type { Flow } from "../ir/flow-types.js";
+import { remember } from "../../util/memo.js";
 
 /** Option 0 at every decision: hand back. */
 export const HAND_BACK = 0;
@@ -32,9 +33,6 @@ export type SiteDistribution = DecideDistribution | OutcomeDistribution;
 export function siteName(tool: string, failed: boolean): string {
   return failed ? `${tool} (error)` : tool;
 }
-
-/** The most distributions of each kind a model keeps. */
-const DISTRIBUTIONS_KEPT = 4096;
 
 export class RunModel {
   /** Every tool by id: respond, the reads, then the manifest's other tools. */
@@ -84,13 +82,8 @@ export class RunModel {
    */
   decide(tool: string, failed: boolean): DecideDistribution {
     const byTool = this.decided[failed ? 1 : 0];
-    let dist = byTool.get(tool);
-    if (dist === undefined) {
-      // Any name the server gives a tool can come here: past a bound the memo starts afresh.
-      if (byTool.size >= DISTRIBUTIONS_KEPT) byTool.clear();
-      byTool.set(tool, (dist = this.decideAfresh(tool, failed)));
-    }
-    return dist;
+    // Any name the server gives a tool can come here: the memo is bounded.
+    return byTool.get(tool) ?? remember(byTool, tool, this.decideAfresh(tool, failed));
   }
 
   private decideAfresh(tool: string, failed: boolean): DecideDistribution {
@@ -114,9 +107,8 @@ export class RunModel {
   outcome(tool: string): OutcomeDistribution {
     let dist = this.outcomes.get(tool);
     if (dist === undefined) {
-      if (this.outcomes.size >= DISTRIBUTIONS_KEPT) this.outcomes.clear();
       const n = (failed: boolean) => Math.round(this.counts(tool, failed)?.total ?? 0);
-      this.outcomes.set(tool, (dist = { kind: "outcome", tool, pOk: (1 + n(false)) / (2 + n(false) + n(true)) }));
+      dist = remember(this.outcomes, tool, { kind: "outcome", tool, pOk: (1 + n(false)) / (2 + n(false) + n(true)) });
     }
     return dist;
   }
