@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { findPaths, lowerScalars } from "../../lib/flow/bind/json-path.js";
+import { findPaths, firstPath, lowerScalars } from "../../lib/flow/bind/json-path.js";
 import { keyish, mentionedWithSiblings, MIN_MENTION } from "../../lib/flow/bind/mentions.js";
 import { isObject, sortedKeys, type Json } from "../../lib/trace/json.js";
 
@@ -49,10 +49,11 @@ const json: fc.Arbitrary<Json> = fc.letrec<{ v: Json }>((tie) => ({
 })).v;
 
 describe("the binder's walks", () => {
-  it("findPaths and lowerScalars give what the plain walks give (fast-check differential)", () => {
+  it("findPaths, firstPath and lowerScalars give what the plain walks give (fast-check differential)", () => {
     fc.assert(
       fc.property(json, text, (v, target) => {
         assert.deepEqual(findPaths(v, target), plainFindPaths(v, target));
+        assert.equal(firstPath(v, target), plainFindPaths(v, target)[0]);
         assert.deepEqual([...lowerScalars(v)], [...plainLowerScalars(v)]);
       }),
       { numRuns: 500 },

@@ -30,7 +30,7 @@ export {
   type Mention,
   type Picked,
 } from "./bind.js";
-export { atPath, findPaths, lowerScalars, namedValues, parseOutput, valueText, type Found } from "./json-path.js";
+export { atPath, findPaths, firstPath, lowerScalars, namedValues, parseOutput, valueText, type Found } from "./json-path.js";
 export { MIN_MENTION, keyish, mentionedWithSiblings, mentions } from "./mentions.js";
 export { SessionReading, SessionView, type Output, type ParseOutput, type ParsedOutput } from "./session.js";
 export { MIN_SITE_VALUES, MIN_SOURCE_SHARE, atSite, eachPlace, sourceRules, type Source } from "./sources.js";

@@ -59,24 +59,34 @@ export function valueText(v: Json): string {
 export function findPaths(v: Json, target: string, path = "$", out: string[] = []): string[] {
   // The learner looks for every value passed in every earlier output: a path's text is
   // written only where the target is, from the segments walked to it.
-  collectPaths(v, target, path, [], out);
+  collectPaths(v, target, path, [], out, Number.POSITIVE_INFINITY);
   return out;
 }
 
-function collectPaths(v: Json, target: string, root: string, segments: string[], out: string[]): void {
+/** The first path (in document order) at which `target` is a string value of `v`: `findPaths(v, target)[0]`, the walk stopped there. */
+export function firstPath(v: Json, target: string): string | undefined {
+  const out: string[] = [];
+  collectPaths(v, target, "$", [], out, 1);
+  return out[0];
+}
+
+/** Walks `v` for `target`, writing each path found to `out` until it holds `limit`; whether it does. */
+function collectPaths(v: Json, target: string, root: string, segments: string[], out: string[], limit: number): boolean {
   if (typeof v === "string") {
     if (v === target) out.push(root + segments.join(""));
   } else if (Array.isArray(v)) {
     segments.push("[*]");
-    for (const item of v) collectPaths(item, target, root, segments, out);
+    for (const item of v) if (collectPaths(item, target, root, segments, out, limit)) break;
     segments.pop();
   } else if (isObject(v)) {
     for (const k of sortedKeys(v)) {
       segments.push(".", k);
-      collectPaths(v[k]!, target, root, segments, out);
+      const full = collectPaths(v[k]!, target, root, segments, out, limit);
       segments.length -= 2;
+      if (full) break;
     }
   }
+  return out.length >= limit;
 }
 
 /**

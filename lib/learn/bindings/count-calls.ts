@@ -6,9 +6,9 @@
  */
 import type { Episode } from "../../trace/index.js";
 import { isObject, jsonText, type Json, type JsonObject } from "../../trace/json.js";
-import { keyish, mentions, parseOutput, valueText } from "../../flow/bind/index.js";
+import { keyish, mentions, valueText } from "../../flow/bind/index.js";
 import { PairMap, type ArgCounts, type SourceCounts, type ToolKind } from "../../flow/ir/index.js";
-import { isStringList, listSource, stringSource, type SeenOutput, type Source } from "./trace-value.js";
+import { SeenOutput, isStringList, listSource, stringSource, type Source } from "./trace-value.js";
 
 /** What one argument of a tool took, for deciding whether it is a constant. */
 export interface ArgValues {
@@ -51,7 +51,7 @@ export function countCalls(into: CallCounts, ep: Episode, kinds: ReadonlyMap<str
   for (const e of ep.events) {
     if (e.kind === "user") customer += e.text.toLowerCase() + "\n";
     else if (e.kind === "tool_result") {
-      if (!e.error) outputs.push({ tool: e.name, value: parseOutput(e.content) });
+      if (!e.error) outputs.push(new SeenOutput(e.name, e.content));
     } else {
       let previousRead: string | undefined;
       for (const c of e.calls) {
