@@ -124,7 +124,8 @@ export class Facts implements FactView {
     // Only the result of a write or of a flight's status reads its call: any other call is not
     // kept, and only takes the place of an earlier one with its id (its result is then no write).
     if (!flight && !isWriteTool(call.name)) {
-      this.calls.delete(call.id);
+      // (Most calls are reads, and no write is in flight: no key to hash then.)
+      if (this.calls.size !== 0) this.calls.delete(call.id);
       return;
     }
     // Its arguments are kept only for a result that reads them (a flight's status, a change of
@@ -136,7 +137,7 @@ export class Facts implements FactView {
   addResult(result: ResultFact): void {
     this.applied++;
     // A call has one result (a reused id comes back as a new call first).
-    const call = this.calls.get(result.call_id);
+    const call = this.calls.size === 0 ? undefined : this.calls.get(result.call_id);
     if (call !== undefined) this.calls.delete(result.call_id);
     if (result.error) return;
     // A result read lazily gives its record as is: its text would be that record's JSON.

@@ -140,8 +140,21 @@ export class EpisodeBuilder {
     }
     if (from !== "server" && from !== "proxy") return false;
     const id = responseId(m);
-    return id !== undefined && this.pending.get(id) !== undefined;
+    const call = id === undefined ? undefined : this.pending.get(id);
+    this.asked = call === undefined ? undefined : m;
+    this.askedId = id;
+    this.askedCall = call;
+    return call !== undefined;
   }
+
+  /**
+   * The response `wants` last read, its id and the call it answers: `message` on the same
+   * message, next, reads them again without a second lookup (a live session asks both of
+   * every answer). Any other `message` forgets them, as it may change what is pending.
+   */
+  private asked: Json | undefined;
+  private askedId: Json | undefined;
+  private askedCall: Pending | undefined;
 
   /**
    * `wants`, from the line's bytes alone, where they settle it: a request line that names
@@ -155,12 +168,14 @@ export class EpisodeBuilder {
   }
 
   message(tMs: number, from: Peer, m: Json): void {
+    const asked = this.asked === m && this.asked !== undefined;
+    this.asked = undefined;
     if (from === "context") return this.context(m);
     const name = from === "client" || from === "proxy" ? method(m) : undefined;
     // A message with a method is an object.
     if (name !== undefined) return this.request(tMs, from, name, m as JsonObject);
     // The client's responses answer the server's own requests.
-    if (from === "server" || from === "proxy") this.response(tMs, m);
+    if (from === "server" || from === "proxy") this.response(tMs, m, asked);
   }
 
   /** The episode, named from `header` (its session, domain and agent model). */
@@ -280,10 +295,11 @@ export class EpisodeBuilder {
     }
   }
 
-  private response(tMs: number, m: Json): void {
-    const id = responseId(m);
+  /** A response; `asked` when `wants` just looked it up (`askedId`, `askedCall`). */
+  private response(tMs: number, m: Json, asked: boolean): void {
+    const id = asked ? this.askedId : responseId(m);
     if (id === undefined) return;
-    const call = this.pending.get(id);
+    const call = asked ? this.askedCall : this.pending.get(id);
     // Only the first response counts: the proxy's copy of an answer is not a second result.
     if (call === undefined) return;
     this.pending.delete(id);

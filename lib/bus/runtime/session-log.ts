@@ -235,10 +235,10 @@ export class SessionLog {
       }
     }
     if (this.whole) return;
-    events.length = 0;
+    empty(events);
     this.next = 0;
     if (this.turn !== undefined) {
-      this.turn.calls.length = 0;
+      empty(this.turn.calls);
       this.turnCalls = 0;
     }
   }
@@ -251,4 +251,14 @@ export class SessionLog {
       for (const f of this.followers) f.call(c);
     }
   }
+}
+
+/**
+ * Empties an array that holds a few items: by `pop`, which keeps its room for the next push,
+ * where `length = 0` is a runtime call that also frees the room (about 10× the cost, twice
+ * per line a session that keeps no history logs).
+ */
+function empty(items: unknown[]): void {
+  if (items.length > 8) items.length = 0;
+  else while (items.length > 0) items.pop();
 }
