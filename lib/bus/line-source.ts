@@ -28,14 +28,15 @@ export function lineSource(readable: Readable, options: LineSourceOptions): Obse
   return new Observable<Frame>((subscriber) => {
     const splitter = new LineSplitter(options.pieceLimit);
     let lineFrom: Sender | undefined;
-    const emit = (pieces: ReturnType<LineSplitter["push"]>) => {
-      for (const p of pieces) {
-        lineFrom ??= options.lineFrom?.() ?? from;
-        subscriber.next(frame(lineFrom, clock.now(), p.bytes, p.end));
-        if (p.end) lineFrom = undefined;
-      }
+    const piece = (bytes: Buffer, end: boolean): void => {
+      lineFrom ??= options.lineFrom?.() ?? from;
+      subscriber.next(frame(lineFrom, clock.now(), bytes, end));
+      if (end) lineFrom = undefined;
     };
-    const onData = (chunk: Buffer) => emit(splitter.push(chunk));
+    const emit = (pieces: ReturnType<LineSplitter["push"]>) => {
+      for (const p of pieces) piece(p.bytes, p.end);
+    };
+    const onData = (chunk: Buffer) => splitter.each(chunk, piece);
     const onEnd = () => {
       emit(splitter.end());
       subscriber.complete();

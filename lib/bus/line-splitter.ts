@@ -21,22 +21,28 @@ export class LineSplitter {
   /** Feeds one chunk; returns the whole lines (and long-line pieces) it completes. */
   push(chunk: Buffer): Piece[] {
     const out: Piece[] = [];
+    this.each(chunk, (bytes, end) => out.push({ bytes, end }));
+    return out;
+  }
+
+  /**
+   * Feeds one chunk like `push`, handing each line (or long-line piece) to `piece` as it is
+   * found: a source that hands lines on at once makes no list and no object per line.
+   */
+  each(chunk: Buffer, piece: (bytes: Buffer, end: boolean) => void): void {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
       if (nl === -1) break;
       const tail = chunk.subarray(start, nl + 1);
-      out.push({ bytes: this.takePending(tail), end: true });
       start = nl + 1;
+      piece(this.takePending(tail), true);
     }
     if (start < chunk.length) {
       this.pending.push(chunk.subarray(start));
       this.pendingLength += chunk.length - start;
-      if (this.pendingLength >= this.pieceLimit) {
-        out.push({ bytes: this.takePending(), end: false });
-      }
+      if (this.pendingLength >= this.pieceLimit) piece(this.takePending(), false);
     }
-    return out;
   }
 
   /** At end of input: the last line if it had no `\n`. */

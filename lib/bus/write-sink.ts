@@ -23,8 +23,16 @@ const MERGED_BYTES = 1 << 20;
 export class WriteSink implements Observer<Frame> {
   private failed = false;
   private holding = false;
-  /** Bytes waiting to go out: adjacent slices of one read, merged back into one write. */
+  /**
+   * Bytes waiting to go out: adjacent slices of one read, merged back into one write. The
+   * first slice is kept, with how many bytes of its buffer from its start the run has grown
+   * to: the run's view is made once, when it goes out, not once per line it gains.
+   */
   private pending: Buffer | undefined;
+  private pendingLength = 0;
+  /** The pending run's memory and where in it the run ends (a Buffer's `buffer` is a getter that calls out of JavaScript: read once per run). */
+  private pendingMemory: ArrayBufferLike | undefined;
+  private pendingEnd = 0;
   /** Earlier runs of this turn that `pending` could not be merged with (a line the proxy composed between). */
   private queued: Buffer[] = [];
   private flushScheduled = false;
@@ -57,13 +65,18 @@ export class WriteSink implements Observer<Frame> {
    * the stream can hand the kernel all of it at once.
    */
   write(bytes: Buffer): void {
-    if (this.failed || this.writable.destroyed || bytes.length === 0) return;
+    const length = bytes.length;
+    if (this.failed || this.writable.destroyed || length === 0) return;
     const p = this.pending;
-    if (p && p.buffer === bytes.buffer && p.byteOffset + p.length === bytes.byteOffset) {
-      this.pending = Buffer.from(p.buffer, p.byteOffset, p.length + bytes.length);
+    if (p && this.pendingEnd === bytes.byteOffset && this.pendingMemory === bytes.buffer) {
+      this.pendingLength += length;
+      this.pendingEnd += length;
     } else {
-      if (p) this.queued.push(p);
+      if (p) this.queued.push(this.run());
       this.pending = bytes;
+      this.pendingLength = length;
+      this.pendingMemory = bytes.buffer;
+      this.pendingEnd = bytes.byteOffset + length;
     }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -71,10 +84,17 @@ export class WriteSink implements Observer<Frame> {
     }
   }
 
+  /** The pending run as one buffer (a view of the read it was sliced from). */
+  private run(): Buffer {
+    const p = this.pending!;
+    return this.pendingLength === p.length ? p : Buffer.from(p.buffer, p.byteOffset, this.pendingLength);
+  }
+
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    const p = this.pending;
+    const p = this.pending === undefined ? undefined : this.run();
     this.pending = undefined;
+    this.pendingMemory = undefined;
     if (this.queued.length === 0) {
       if (p) this.writeNow(p);
       return;

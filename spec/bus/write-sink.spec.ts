@@ -59,4 +59,21 @@ describe("WriteSink", function () {
       { numRuns: 100, seed: 20261203 },
     );
   });
+
+  it("merges only slices that follow each other in one read's memory (200 turns of slices of two reads)", async function () {
+    // Two reads of one size: a slice of the other at the offset where a run ends is no continuation of it.
+    const reads = [Buffer.from(Array.from({ length: 64 }, (_, i) => i)), Buffer.from(Array.from({ length: 64 }, (_, i) => 100 + i))];
+    const slice = fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 63 }), fc.integer({ min: 1, max: 8 })).map(([r, at, n]) => reads[r]!.subarray(at, Math.min(64, at + n)));
+    await fc.assert(
+      fc.asyncProperty(fc.array(slice, { maxLength: 12 }), async (slices) => {
+        const w = keeping();
+        const sink = new WriteSink(w);
+        for (const s of slices) sink.write(s);
+        sink.complete();
+        await sink.done;
+        assert.deepEqual(Buffer.concat(w.chunks), Buffer.concat(slices));
+      }),
+      { numRuns: 200, seed: 20261203 },
+    );
+  });
 });
