@@ -16,6 +16,8 @@ import { checkOf, composedValue, messagesOf } from "./runtime/json-rpc.js";
 import { OWN_ID_PREFIX } from "./runtime/own-requests.js";
 import { sessionBus, type SessionIo } from "./session.js";
 import { errorText } from "../util/error-text.js";
+import { isObject } from "../util/is-object.js";
+import type { WireMessage } from "../protocol/line-check.js";
 
 /** The own ids' prefix as bytes, to look for in a line without decoding it. */
 const OWN_ID_BYTES = Buffer.from(OWN_ID_PREFIX);
@@ -124,11 +126,12 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
       const messages = messagesOf(f);
       if (messages && messages.length > 0) batches.hostBatch(messages);
     }
-    if (!f.bytes.includes(OWN_ID_BYTES)) return [f];
+    // A checked line with no request of a string id has nothing to wait for: no need to search its bytes.
+    if ((check?.ok === true && !check.messages.some(isStringIdRequest)) || !f.bytes.includes(OWN_ID_BYTES)) return [f];
     const waits: Promise<void>[] = [];
     for (const m of messagesOf(f) ?? []) {
-      if (m.method === undefined || m.idText === undefined || !m.idText.startsWith('"')) continue;
-      const wait = own.hostRequest(JSON.parse(m.idText) as string);
+      if (!isStringIdRequest(m)) continue;
+      const wait = own.hostRequest(JSON.parse(m.idText!) as string);
       if (wait) waits.push(wait);
     }
     return waits.length === 0 ? [f] : Promise.all(waits).then(() => [f]);
@@ -159,7 +162,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
           if (f.from === "proxy") readAsProxy.add(f);
           seen(f);
           // Answers to the proxy's own requests go to the plugin that asked, never to the host.
-          const r = f.bytes.includes(OWN_ID_BYTES) ? responseOf(f) : undefined;
+          const r = mayAnswerOwn(f) ? responseOf(f) : undefined;
           return !(r && own.settle(r, f));
         },
       }),
@@ -207,6 +210,22 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
   log.end();
   await io.recorder?.finish();
   return status;
+}
+
+/** Whether a message is a request whose id is a string (only such a host request may reuse an own id). */
+function isStringIdRequest(m: WireMessage): boolean {
+  return m.method !== undefined && m.idText !== undefined && m.idText.startsWith('"');
+}
+
+/**
+ * Whether a server line may answer one of the proxy's own requests: its bytes hold an own
+ * id. A line already read (the Episode reads most answers) that is no response with a string
+ * id answers none, and is not searched.
+ */
+function mayAnswerOwn(f: Frame): boolean {
+  const v = f[PARSED];
+  if (v !== undefined && !(isObject(v) && typeof v["id"] === "string")) return false;
+  return f.bytes.includes(OWN_ID_BYTES);
 }
 
 /** The callback a watched host line carries: it reports the first way the line was handled. */

@@ -41,13 +41,29 @@ export function checkLine(line: Buffer, parsed?: unknown): LineCheck {
   // The line is read up to `end`, without its ending; its bytes are not copied or viewed anew.
   const end = bodyEnd(line);
   if (end >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) return bad(-32700, "the line begins with a byte order mark", line.subarray(0, end));
-  const cr = line.indexOf(CR);
-  if (cr !== -1 && cr < end) return bad(-32700, "a carriage return inside the line (only a line's last \\r\\n may hold one)", line.subarray(0, end));
-  // The ending is ASCII, so the line is UTF-8 exactly when its body is.
-  if (!isUtf8(line)) return bad(-32700, "the line is not valid UTF-8", line.subarray(0, end));
-  if (end > constants.MAX_STRING_LENGTH) return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
+  if (end > constants.MAX_STRING_LENGTH) {
+    if (hasCr(line, end)) return bad(-32700, CR_INSIDE, line.subarray(0, end));
+    if (!isUtf8(line)) return bad(-32700, NOT_UTF8, line.subarray(0, end));
+    return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
+  }
+  // The body is read as text first: the text has a CR exactly where the bytes do (a decoder
+  // never takes an ASCII byte into a character), and invalid UTF-8 reads as U+FFFD, so only
+  // a text holding one needs its bytes checked. Two searches of the text, not of the bytes
+  // (each a call out of JavaScript), on every host line.
   const text = line.toString("utf8", 0, end);
+  if (text.indexOf("\r") !== -1) return bad(-32700, CR_INSIDE, line.subarray(0, end));
+  // The ending is ASCII, so the line is UTF-8 exactly when its body is.
+  if (text.indexOf("\ufffd") !== -1 && !isUtf8(line)) return bad(-32700, NOT_UTF8, line.subarray(0, end));
   return quickCheck(text, parsed) ?? fullCheck(text);
+}
+
+const CR_INSIDE = "a carriage return inside the line (only a line's last \\r\\n may hold one)";
+const NOT_UTF8 = "the line is not valid UTF-8";
+
+/** Whether the body (the line up to `end`) holds a carriage return. */
+function hasCr(line: Buffer, end: number): boolean {
+  const cr = line.indexOf(CR);
+  return cr !== -1 && cr < end;
 }
 
 /**

@@ -56,9 +56,11 @@ export function jsonOfLate(frame: Frame): unknown {
 
 /** The line's value, or NOT_JSON for a line that is not (valid UTF-8) JSON. */
 function parsed(frame: Frame): unknown {
-  if (!isUtf8(frame.bytes)) return NOT_JSON;
   try {
-    return JSON.parse(frame.bytes.toString("utf8")) as unknown;
+    const text = frame.bytes.toString("utf8");
+    // Invalid UTF-8 reads as U+FFFD: only a text holding one needs its bytes checked.
+    if (text.indexOf("\ufffd") !== -1 && !isUtf8(frame.bytes)) return NOT_JSON;
+    return JSON.parse(text) as unknown;
   } catch {
     return NOT_JSON;
   }
