@@ -7,9 +7,9 @@
  * sleeping thread on this kind of VM costs the waker 25–45 µs (a message to a worker as
  * much), which at one request in flight sits on every round trip's path. Instead the writer
  * thread wakes itself every few milliseconds, takes what is there, and moves `HEAD` once it
- * is written, so the proxy may reuse it. The proxy wakes it only when it naps with much
- * waiting (LAG_BYTES), or when it had gone to sleep after a quiet spell (`STATE`), and then
- * only after the turn's lines are forwarded.
+ * is written, so the proxy may reuse it. The proxy wakes it only when it naps with a
+ * quarter of the ring waiting (WAKE_SHARE), or when it had gone to sleep after a quiet
+ * spell (`STATE`), and then only after the turn's lines are forwarded.
  *
  * One writer thread serves every log of the process (writer-thread.ts): each log has its
  * own ring, `TAIL` and `HEAD`; the thread's `WAKE` and `STATE` are one signal
@@ -39,11 +39,15 @@ export function newSignal(): SharedArrayBuffer {
 }
 
 /**
- * How much may wait before the writer is woken rather than left to its next round: about
- * what a core's cache holds, so the writer reads lines still in it (at 1 KiB pipelined,
- * letting a full round's megabytes pile up cost its thread about a fifth more CPU).
+ * The share of the ring (a quarter) that may wait before a napping writer is woken rather
+ * than left to its next round. Only so the ring does not fill (a full ring costs the proxy
+ * fresh buffers): each wake-up costs the forwarding thread an `Atomics.notify`, and a
+ * waking writer takes a core the host and server want next. At 256 KiB (a core's cache)
+ * a 64 KiB exchange woke the writer every other round trip; the forwarding thread spent
+ * about 38 µs a round trip in the notify, and, alternated with this in the same minutes,
+ * `--record` ran at 0.48–0.53× the bare relay against 0.76–0.77× (docs/session-log.md).
  */
-const LAG_BYTES = 256 * 1024;
+const WAKE_SHARE = 4;
 
 /** How far ahead of the proxy's records the writer touches the ring's pages. */
 const TOUCH_AHEAD = 1024 * 1024;
@@ -56,6 +60,8 @@ export class LineRing {
   private readonly ctrl: Int32Array;
   private readonly signal: Int32Array;
   private tail = 0;
+  /** How far the writer may lag before a napping writer is woken (WAKE_SHARE). */
+  private readonly wakeLag: number;
   /** Where the records before the last wrap end: the writer goes on at 0 from there. */
   private wrappedAt = 0;
 
@@ -69,6 +75,7 @@ export class LineRing {
     this.mem = new Records(this.records);
     this.ctrl = new Int32Array(this.control);
     this.signal = new Int32Array(signal);
+    this.wakeLag = Math.floor(size / WAKE_SHARE);
   }
 
   /** Where the records appended so far end: a point in the order of everything handed over. */
@@ -107,10 +114,10 @@ export class LineRing {
     }
     this.tail = at;
     Atomics.store(this.ctrl, TAIL, at);
-    // Woken only from a nap and far behind, or from its sleep; a writer already at work is
-    // left to it. (Missed by a hair as it lies down, it is woken on the next line.)
+    // Woken only from a nap and a quarter of the ring behind, or from its sleep; a writer
+    // already at work is left to it. (Missed by a hair as it lies down, it is woken on the next line.)
     const state = Atomics.load(this.signal, STATE);
-    if (state === SLEEPING || (state === NAPPING && (at >= head ? at - head : this.wrappedAt - head + at) >= LAG_BYTES)) {
+    if (state === SLEEPING || (state === NAPPING && (at >= head ? at - head : this.wrappedAt - head + at) >= this.wakeLag)) {
       if (Atomics.compareExchange(this.signal, STATE, state, AWAKE) === state) this.wakeSoon();
     }
     return true;

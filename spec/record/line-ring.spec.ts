@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Records, recordSize, senderCode } from "../../lib/record/hand-over.js";
-import { LineRing, RingReader } from "../../lib/record/line-ring.js";
+import { LineRing, RingReader, newSignal } from "../../lib/record/line-ring.js";
 
 const SIZE = 4096;
 
@@ -87,5 +87,45 @@ describe("the hand-over ring", () => {
     const next = reader.record(reader.start, reader.tail());
     assert.equal(new Records(ring.records).tMs(next), 3);
     assert.deepEqual(reader.mem.line(next), half);
+  });
+
+  it("wakes a napping writer only once a quarter of the ring waits for it (property)", () => {
+    // The writer thread's words (line-ring.ts): STATE is the second, NAPPING is 1, AWAKE 0.
+    const STATE = 1;
+    const NAPPING = 1;
+    const step = fc.oneof(
+      fc.record({ append: fc.integer({ min: 0, max: SIZE / 8 }) }),
+      fc.record({ read: fc.integer({ min: 0, max: 6 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 200 }), (steps) => {
+        const signal = newSignal();
+        const words = new Int32Array(signal);
+        const ring = new LineRing(SIZE, signal);
+        const reader = new RingReader(ring.records, ring.control);
+        const held: number[] = [];
+        for (const s of steps) {
+          if ("append" in s) {
+            Atomics.store(words, STATE, NAPPING);
+            if (!ring.append(0, senderCode("client"), Buffer.alloc(s.append, 0x61), s.append)) continue;
+            held.push(recordSize(s.append));
+            const waiting = held.reduce((a, b) => a + b, 0);
+            const woken = Atomics.load(words, STATE) !== NAPPING;
+            if (waiting >= SIZE / 4) assert.ok(woken, `not woken with ${waiting} bytes waiting`);
+            // What a wrap skipped counts too: never more than one record's room.
+            if (woken) assert.ok(waiting + recordSize(SIZE / 8) >= SIZE / 4, `woken with ${waiting} bytes waiting`);
+          } else {
+            const until = reader.tail();
+            let pos = reader.start;
+            for (let k = 0, at = reader.record(pos, until); k < s.read && at >= 0; k++, at = reader.record(pos, until)) {
+              held.shift();
+              pos = reader.after(at);
+            }
+            reader.release(pos);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
