@@ -1,7 +1,14 @@
 import { writeSync } from "node:fs";
 
-/** What is gathered before a write; a longer run of bytes is written from where it lies. */
+/** What is gathered before a write. */
 const STAGE_BYTES = 256 * 1024;
+/**
+ * A longer run of bytes is written from where it lies, after what is gathered: past about
+ * 40 KiB the system call it adds costs less than copying the bytes into the stage (appending
+ * 1,600 lines to a file here: 64 KiB lines 36 → 23 µs a line, 48 KiB 30 → 25, 32 KiB 23 →
+ * 22, 20 KiB 14 → 18).
+ */
+const DIRECT_BYTES = 32 * 1024;
 
 /**
  * The writer thread's way to the log: entries are gathered in one buffer, reused for the
@@ -29,7 +36,7 @@ export class EntryOut {
   }
 
   bytes(b: Uint8Array): void {
-    if (b.length > STAGE_BYTES / 4) {
+    if (b.length > DIRECT_BYTES) {
       this.flush();
       writeAll(this.fd, b);
       return;
