@@ -94,7 +94,7 @@ export interface SessionFigures {
 }
 
 const heapUsed = (): number => getHeapStatistics().used_heap_size;
-/** The process's CPU time so far (ms): `getrusage`, exact for the calling thread. */
+/** The process's CPU time so far (ms): `getrusage(RUSAGE_SELF)`, every thread of the process (V8's compiler and collector threads too). */
 const cpuNow = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
