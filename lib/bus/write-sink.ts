@@ -25,11 +25,10 @@ export class WriteSink implements Observer<Frame> {
   private holding = false;
   /**
    * Bytes waiting to go out: adjacent slices of one read, merged back into one write. The
-   * first slice is kept, with how many bytes of its buffer from its start the run has grown
-   * to: the run's view is made once, when it goes out, not once per line it gains.
+   * first slice is kept, with where in its memory the run has grown to: the run's view is
+   * made once, when it goes out, not once per line it gains.
    */
   private pending: Buffer | undefined;
-  private pendingLength = 0;
   /** The pending run's memory and where in it the run ends (a Buffer's `buffer` is a getter that calls out of JavaScript: read once per run). */
   private pendingMemory: ArrayBufferLike | undefined;
   private pendingEnd = 0;
@@ -69,12 +68,10 @@ export class WriteSink implements Observer<Frame> {
     if (this.failed || this.writable.destroyed || length === 0) return;
     const p = this.pending;
     if (p && this.pendingEnd === bytes.byteOffset && this.pendingMemory === bytes.buffer) {
-      this.pendingLength += length;
       this.pendingEnd += length;
     } else {
       if (p) this.queued.push(this.run());
       this.pending = bytes;
-      this.pendingLength = length;
       this.pendingMemory = bytes.buffer;
       this.pendingEnd = bytes.byteOffset + length;
     }
@@ -87,7 +84,8 @@ export class WriteSink implements Observer<Frame> {
   /** The pending run as one buffer (a view of the read it was sliced from). */
   private run(): Buffer {
     const p = this.pending!;
-    return this.pendingLength === p.length ? p : Buffer.from(p.buffer, p.byteOffset, this.pendingLength);
+    const length = this.pendingEnd - p.byteOffset;
+    return length === p.length ? p : Buffer.from(p.buffer, p.byteOffset, length);
   }
 
   private readonly flush = (): void => {

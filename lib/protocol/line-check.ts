@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:buffer";
+import { utf8Text } from "./utf8-text.js";
 import { scanWire, type WirePart } from "./wire-scan.js";
 import { quickScan, sameKeyCount } from "./quick-scan.js";
 
@@ -47,13 +48,11 @@ export function checkLine(line: Buffer, parsed?: unknown): LineCheck {
     return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
   }
   // The body is read as text first: the text has a CR exactly where the bytes do (a decoder
-  // never takes an ASCII byte into a character), and invalid UTF-8 reads as U+FFFD, so only
-  // a text holding one needs its bytes checked. Two searches of the text, not of the bytes
-  // (each a call out of JavaScript), on every host line.
-  const text = line.toString("utf8", 0, end);
+  // never takes an ASCII byte into a character), so the CR is looked for in the text, and the
+  // bytes are searched only when they are not UTF-8 (a CR is still told first).
+  const text = utf8Text(line, end);
+  if (text === undefined) return bad(-32700, hasCr(line, end) ? CR_INSIDE : NOT_UTF8, line.subarray(0, end));
   if (text.indexOf("\r") !== -1) return bad(-32700, CR_INSIDE, line.subarray(0, end));
-  // The ending is ASCII, so the line is UTF-8 exactly when its body is.
-  if (text.indexOf("\ufffd") !== -1 && !isUtf8(line)) return bad(-32700, NOT_UTF8, line.subarray(0, end));
   return quickCheck(text, parsed) ?? fullCheck(text);
 }
 

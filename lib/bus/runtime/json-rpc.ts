@@ -4,7 +4,7 @@ import { toolResultLine } from "../../protocol/compose.js";
 import { mayHoldText } from "../../trace/json.js";
 import { isObject } from "../../util/is-object.js";
 import { idKeyOfValue } from "../../protocol/id-key.js";
-import { isUtf8 } from "node:buffer";
+import { utf8Text } from "../../protocol/utf8-text.js";
 
 /** A JSON-RPC id: MCP uses strings and numbers. */
 export type RpcId = string | number;
@@ -57,10 +57,8 @@ export function jsonOfLate(frame: Frame): unknown {
 /** The line's value, or NOT_JSON for a line that is not (valid UTF-8) JSON. */
 function parsed(frame: Frame): unknown {
   try {
-    const text = frame.bytes.toString("utf8");
-    // Invalid UTF-8 reads as U+FFFD: only a text holding one needs its bytes checked.
-    if (text.indexOf("\ufffd") !== -1 && !isUtf8(frame.bytes)) return NOT_JSON;
-    return JSON.parse(text) as unknown;
+    const text = utf8Text(frame.bytes);
+    return text === undefined ? NOT_JSON : (JSON.parse(text) as unknown);
   } catch {
     return NOT_JSON;
   }
