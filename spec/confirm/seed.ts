@@ -2,17 +2,15 @@
  * What the confirm specs share: a fresh answer cache seeded with the judge's answers to exact
  * requests (what `--oracle replay` reads), and the retail world's events as the judge sees them.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AnswerCache, requestKey, type Answer, type OracleRequest } from "../../lib/oracle/index.js";
 import { confirmRequest, type Exchange, type QuestionId } from "../../lib/guards/confirm/index.js";
+import { tempDir } from "../helpers/processes.js";
 
 export const MODEL = "jev-latest";
 
 /** A new empty cache folder. */
 export function cacheDir(): string {
-  return mkdtempSync(join(tmpdir(), "stretto-confirm-cache-"));
+  return tempDir("stretto-confirm-cache-");
 }
 
 /** Stores `answer` for `request` in the cache at `dir`; returns the request's key. */

@@ -4,11 +4,11 @@
  * Host is answered, against DNS rebinding), the refusals at start, and `healthcheck`.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NODE, killAll, run } from "../helpers/processes.js";
+import { NODE, killAll, run, tempDir } from "../helpers/processes.js";
 import { CONSOLE_BIN, TOKEN, ask, fixtureCopy, serve, type Served } from "./api-kit.js";
 
 /** A GET with a Host header of our choosing (fetch will not send one). */
@@ -85,7 +85,7 @@ describe("stretto console: read-only, --no-auth and the command line", function 
 
   describe("the command line", () => {
     it("refuses --no-auth off loopback, --token with --no-auth, and a read-only directory that is not there", async () => {
-      const offLoopback = await run(NODE, [CONSOLE_BIN, "--no-auth", "--listen", "0.0.0.0:0", "--data", mkdtempSync(join(tmpdir(), "c-"))]);
+      const offLoopback = await run(NODE, [CONSOLE_BIN, "--no-auth", "--listen", "0.0.0.0:0", "--data", tempDir("stretto-console-access-")]);
       assert.equal(offLoopback.code, 1);
       assert.equal(offLoopback.stderr, "stretto-console: --no-auth is refused on 0.0.0.0:0: without a token, listen on a loopback address (127.0.0.1 or [::1])\n");
       const both = await run(NODE, [CONSOLE_BIN, "--no-auth", "--token", "x"]);

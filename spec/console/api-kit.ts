@@ -3,11 +3,10 @@
  * copy of the fixture data directory (fixtures/console, made by `make console-fixtures`), on a
  * port of the system's choosing, and requests and event streams against it.
  */
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync, chmodSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { createParser } from "eventsource-parser";
-import { DIST, NODE, ROOT, start } from "../helpers/processes.js";
+import { DIST, NODE, ROOT, start, tempDir } from "../helpers/processes.js";
 import type { ChildProcess } from "node:child_process";
 
 export const CONSOLE_BIN = join(DIST, "lib/cli/stretto-console.js");
@@ -24,7 +23,7 @@ export interface Served {
 
 /** A copy of the fixtures, and a bin folder where `stretto-mcp-demo` (the registry's shop command) is found. */
 export function fixtureCopy(): { data: string; bin: string } {
-  const root = mkdtempSync(join(tmpdir(), "stretto-console-api-"));
+  const root = tempDir("stretto-console-api-");
   const data = join(root, "data");
   cpSync(FIXTURES, data, { recursive: true });
   const bin = join(root, "bin");

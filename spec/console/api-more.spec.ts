@@ -6,12 +6,11 @@
  * the CLI holds its output.
  */
 import assert from "node:assert/strict";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import type { FlowList, Job, JobList, Overview, ProbeResult, ServerList, SessionList, StageView, VersionView } from "../../lib/console/api-types.js";
-import { DEMO, NODE, STRETTO, killAll, start } from "../helpers/processes.js";
+import { DEMO, NODE, STRETTO, killAll, start, tempDir } from "../helpers/processes.js";
 import { CONSOLE_BIN, TOKEN, ask, eventually, fixtureCopy, get, serve, sse, type Served } from "./api-kit.js";
 
 const SECRET = "Bearer demo-secret-4f1c9a";
@@ -52,7 +51,7 @@ describe("stretto console: an empty data directory, the http probe, no CLI", fun
   let data: string;
 
   before(async () => {
-    const root = mkdtempSync(join(tmpdir(), "stretto-console-more-"));
+    const root = tempDir("stretto-console-more-");
     data = join(root, "data");
     mkdirSync(data);
     // The console looks for the CLI beside its own script and then on PATH: a link to the

@@ -3,12 +3,11 @@
  * fixture data directory, Debian's Chromium driven by playwright-core (never a downloaded
  * browser), a screenshot per page into test-output/console/, and axe-core's check.
  */
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import type { Page } from "playwright-core";
-import { DIST, NODE, ROOT, start } from "../helpers/processes.js";
+import { DIST, NODE, ROOT, start, tempDir } from "../helpers/processes.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const CONSOLE = join(DIST, "lib/cli/stretto-console.js");
@@ -28,14 +27,14 @@ export interface RunningConsole {
 
 /** A copy of the fixture data directory, so a spec may change it. */
 export function copyFixtureData(): string {
-  const data = join(mkdtempSync(join(tmpdir(), "stretto-console-ui-")), "data");
+  const data = join(tempDir("stretto-console-ui-"), "data");
   cpSync(process.env.CONSOLE_FIXTURE_DIR ?? FIXTURE_DATA, data, { recursive: true });
   return data;
 }
 
 /** A folder with `stretto-mcp-demo` as a wrapper around the build, for PATH: the fixture registry names it. */
 function binDir(): string {
-  const bin = mkdtempSync(join(tmpdir(), "stretto-console-bin-"));
+  const bin = tempDir("stretto-console-bin-");
   const demo = join(bin, "stretto-mcp-demo");
   writeFileSync(demo, `#!/bin/sh\nexec '${NODE}' '${join(DIST, "lib/cli/stretto-mcp-demo.js")}' "$@"\n`);
   chmodSync(demo, 0o755);

@@ -4,13 +4,13 @@
  * that try to leave the build.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { uiAssets, uiTarget } from "../../lib/console/ui-assets.js";
+import { tempDir } from "../helpers/processes.js";
 
 async function serving(root: string): Promise<{ server: Server; url: string }> {
   const ui = uiAssets(root);
@@ -23,7 +23,7 @@ async function serving(root: string): Promise<{ server: Server; url: string }> {
 }
 
 describe("the console's UI assets", () => {
-  const base = mkdtempSync(join(tmpdir(), "stretto-ui-assets-"));
+  const base = tempDir("stretto-ui-assets-");
   const root = join(base, "console");
   mkdirSync(join(root, "assets"), { recursive: true });
   writeFileSync(join(root, "index.html"), "<!doctype html><title>app</title>");

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FlowLoadError, loadFlow, parseFlow } from "../../lib/flow/ir/load-flow.js";
 import { PairMap } from "../../lib/flow/ir/pair-map.js";
 import { standardProgram, STANDARD_PROGRAM_JSON } from "../../lib/flow/program/standard-program.js";
 import { FIXTURE_PATH, requireFixture } from "./flow-fixture.js";
+import { tempDir } from "../helpers/processes.js";
 
 const V2_BINDINGS =
   "a flow with bindings scored where another value was named or the described record read, with sources ordered by site, with lists bound, with bare calls counted, or with constants, is format 2";
@@ -209,7 +209,7 @@ describe("flow IR: loading", () => {
   });
 
   it("a file that cannot be read says why", () => {
-    const dir = mkdtempSync(join(tmpdir(), "flow-"));
+    const dir = tempDir("stretto-flow-load-");
     assert.throws(() => loadFlow(join(dir, "absent.flow.json")), {
       name: "FlowLoadError",
       message: "No such file or directory (os error 2)",

@@ -1,9 +1,9 @@
 /** `textLines`: a text JSONL file as lines through split2, with its errors. */
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textLines } from "../../lib/util/text-lines.js";
+import { tempDir } from "../helpers/processes.js";
 
 async function all(path: string, maxLength?: number): Promise<string[]> {
   const out: string[] = [];
@@ -12,7 +12,7 @@ async function all(path: string, maxLength?: number): Promise<string[]> {
 }
 
 describe("textLines", () => {
-  const dir = mkdtempSync(join(tmpdir(), "stretto-lines-"));
+  const dir = tempDir("stretto-lines-");
 
   it("gives every line, blank ones included (so line numbers hold), CRLF or LF, last line unterminated", async () => {
     const f = join(dir, "a.jsonl");
