@@ -37,7 +37,7 @@ const written: fc.Arbitrary<Written> = fc.letrec<{ v: Written }>((tie) => ({
     { depthSize: "small" },
     key.map((s) => ({ s })),
     fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })).map((n) => ({ n })),
-    fc.constantFrom("true", "false", "null").map((lit) => ({ lit }) as Written),
+    fc.constantFrom("true", "false", "null").map((lit): Written => ({ lit })),
     fc.array(tie("v"), { maxLength: 3 }).map((arr) => ({ arr })),
     fc.array(fc.tuple(key, tie("v")), { maxLength: 4 }).map((obj) => ({ obj })),
   ),
