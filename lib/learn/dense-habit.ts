@@ -86,6 +86,7 @@ interface Level {
  * `crossValidated` gives, computed from dense tables.
  */
 export function denseCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number): number {
+  if (d.weight.every((w) => w === 1)) return unitCrossValidated(d, folds, alpha, vocabSize);
   const order = d.context.length - 1;
   const episodes = d.weight.length;
   const levels: Level[] = d.contexts.map((n) => ({
@@ -130,6 +131,79 @@ export function denseCrossValidated(d: DenseSteps, folds: number, alpha: number,
         const c = d.context[order]![i]!;
         const top = levels[order]!;
         if (top.seen[c] === 1) p = (top.counts[c * vocabSize + a]! + alpha * p) / (top.totals[c]! + alpha);
+        sum += w * Math.log(p);
+      }
+    }
+  }
+  return sum;
+}
+
+/** One level's whole-set counts and one fold's, as integers (unit weights). */
+interface UnitLevel {
+  counts: Int32Array;
+  totals: Int32Array;
+  foldCounts: Int32Array;
+  foldTotals: Int32Array;
+}
+
+/**
+ * {@link denseCrossValidated} when every weight is 1 (no half-life: the usual case). Each
+ * count is then a whole number, which a float sum holds exactly in any order, so the steps
+ * are counted once for the whole set and once more for each fold, and a fold's training
+ * counts are the difference: about half the additions of counting the other folds anew for
+ * each fold, for the same counts, so the same log-likelihood bit for bit. A context is seen
+ * in training exactly when its count there is not 0.
+ */
+function unitCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number): number {
+  const order = d.context.length - 1;
+  const episodes = d.weight.length;
+  const levels: UnitLevel[] = d.contexts.map((n) => ({
+    counts: new Int32Array(n * vocabSize),
+    totals: new Int32Array(n),
+    foldCounts: new Int32Array(n * vocabSize),
+    foldTotals: new Int32Array(n),
+  }));
+  const count = (from: number, to: number, fold: boolean): void => {
+    for (let i = from; i < to; i++) {
+      const a = d.action[i]!;
+      for (let j = 0; j <= order; j++) {
+        const c = d.context[j]![i]!;
+        const l = levels[j]!;
+        if (fold) {
+          l.foldCounts[c * vocabSize + a]!++;
+          l.foldTotals[c]!++;
+        } else {
+          l.counts[c * vocabSize + a]!++;
+          l.totals[c]!++;
+        }
+      }
+    }
+  };
+  count(0, d.start[episodes]!, false);
+  let sum = 0;
+  for (let f = 0; f < folds; f++) {
+    if (f >= episodes) continue;
+    for (const l of levels) {
+      l.foldCounts.fill(0);
+      l.foldTotals.fill(0);
+    }
+    for (let e = f; e < episodes; e += folds) count(d.start[e]!, d.start[e + 1]!, true);
+    for (let e = f; e < episodes; e += folds) {
+      const w = d.weight[e]!;
+      for (let i = d.start[e]!; i < d.start[e + 1]!; i++) {
+        const a = d.action[i]!;
+        let p = 1 / vocabSize;
+        for (let j = 0; j <= order; j++) {
+          const c = d.context[j]![i]!;
+          const l = levels[j]!;
+          const total = l.totals[c]! - l.foldTotals[c]!;
+          if (total === 0) continue;
+          p = (l.counts[c * vocabSize + a]! - l.foldCounts[c * vocabSize + a]! + alpha * p) / (total + alpha);
+        }
+        const c = d.context[order]![i]!;
+        const top = levels[order]!;
+        const total = top.totals[c]! - top.foldTotals[c]!;
+        if (total !== 0) p = (top.counts[c * vocabSize + a]! - top.foldCounts[c * vocabSize + a]! + alpha * p) / (total + alpha);
         sum += w * Math.log(p);
       }
     }

@@ -10,6 +10,7 @@ import { compareCodePoints, isObject, type Json } from "../trace/json.js";
 import type { Episode } from "../trace/index.js";
 import { MISSING, fieldValues, steps, type Step } from "../flow/decide/index.js";
 import type { CodeField } from "../flow/ir/index.js";
+import { mayOfferNew } from "./may-offer-new.js";
 
 const MIN_VALUES = 2;
 const MAX_VALUES = 8;
@@ -97,7 +98,8 @@ export class FieldTableBuilder {
       if (step.kind !== "call" || step.output === undefined) continue;
       let fields = this.offers.get(step.tool);
       if (fields === undefined) this.offers.set(step.tool, (fields = new Map<string, CodeField>()));
-      fieldsOf(parse(step.output), fields);
+      // Most outputs offer only fields already offered: those are not parsed.
+      if (mayOfferNew(step.output, fields)) fieldsOf(parse(step.output), fields);
     }
   }
 

@@ -94,9 +94,12 @@ function learnParts(input: LearnSource, bindingsHere: boolean): { bindings: Bind
   const habit = fitGrouped(ORDER, alpha, vocabSize, GOAL_FREE_GROUP, train);
   const sites = learnSites(train.map((t) => t.steps), kinds);
   const reach = fitReach(ORDER, alpha, vocabSize, train, (a) => writes.has(a));
+  // Only the count: the closure below lives while the bindings are awaited (and scored on
+  // this thread too), and capturing the training set would keep it alive all that time.
+  const habitEpisodes = plain.length;
   const withBindings = (b: Bindings): Flow => ({
     version: 1,
-    provenance: { stretto: input.version, sources, habitEpisodes: plain.length, arbiterCases: 0, compiledUnixMs: input.nowMs },
+    provenance: { stretto: input.version, sources, habitEpisodes, arbiterCases: 0, compiledUnixMs: input.nowMs },
     vocab,
     manifest: {
       domain: manifest.domain,

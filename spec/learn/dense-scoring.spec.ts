@@ -50,6 +50,18 @@ describe("the learner's fast scoring equals the plain computation", () => {
     );
   });
 
+  it("cross-validation from dense tables with unit weights (counted by difference) equals crossValidated", () => {
+    const unit = training.map((eps) => eps.map((ep) => ({ ...ep, weight: 1 })));
+    fc.assert(
+      fc.property(unit, fc.integer({ min: 0, max: 3 }), fc.double({ min: 0.01, max: 20, noNaN: true }), (train, order, alpha) => {
+        const flat = train.flatMap((ep) => ep.symbols);
+        const dense = denseCrossValidated(denseSteps(train, flat, order), CV_FOLDS, alpha, VOCAB + 1);
+        assert.ok(Object.is(dense, crossValidated(train, alpha, VOCAB + 1, order, 1)), `${dense} vs ${crossValidated(train, alpha, VOCAB + 1, order, 1)}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("a trial map's symbols from the columns equal encodeWith(mapOf(…))", () => {
     const status = fc.constantFrom("open", "closed", "held", "new");
     const result = fc.oneof(

@@ -34,6 +34,7 @@ function settled<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (
   return { promise, resolve, reject };
 }
 
+/** `job.packed`'s buffers are moved to the thread (detached here): give it a copy made for it. */
 export function bindingsOnThread(job: Omit<BindingsJob, "counter">, store: Episodes & EpisodeBlocks): BindingsOnThread {
   const counter = blockCounter();
   const counted = settled<Bindings>();
@@ -52,7 +53,10 @@ export function bindingsOnThread(job: Omit<BindingsJob, "counter">, store: Episo
     });
     worker.once("error", fail);
     worker.once("exit", (code) => fail(new Error(`the bindings' thread exited (${code})`)));
-    worker.postMessage({ ...job, counter } satisfies BindingsJob);
+    // The packed store is a copy made for the thread: moved to it, so that this thread does
+    // not keep a second copy of every block through the learning.
+    const moved = new Set<ArrayBuffer>([...job.packed.blocks, job.packed.pending].map((b) => b.buffer as ArrayBuffer));
+    worker.postMessage({ ...job, counter } satisfies BindingsJob, [...moved]);
   } catch (e) {
     fail(e);
   }
