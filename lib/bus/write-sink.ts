@@ -65,7 +65,8 @@ export class WriteSink implements Observer<Frame> {
    */
   write(bytes: Buffer): void {
     const length = bytes.length;
-    if (this.failed || this.writable.destroyed || length === 0) return;
+    // (A writable destroyed meanwhile is told when the run goes out: `writeNow` drops it then.)
+    if (this.failed || length === 0) return;
     const p = this.pending;
     if (p && this.pendingEnd === bytes.byteOffset && this.pendingMemory === bytes.buffer) {
       this.pendingEnd += length;

@@ -55,47 +55,12 @@ const found = { batch: false, parts: [] as QuickPart[], count: 0, mayBeUnreadabl
 const open = new Uint8Array(MAX_DEPTH + 2);
 
 /**
- * The scan under way: one for every scan, since a scan never nests in another and calls
- * nothing that could start one, so scanning a line makes no closures. Its parts are reused
- * from scan to scan (`count` of them are this scan's).
+ * The parts of the scan under way, reused from scan to scan (the first `count` are this
+ * scan's): a scan never nests in another and calls nothing that could start one. What the
+ * scan tracks (its depth, where an id begins) it keeps in locals, not in an object: each is
+ * read at almost every character.
  */
-const at = {
-  text: "",
-  parts: [] as OpenPart[],
-  count: 0,
-  depth: 0,
-  partDepth: 0,
-  idNext: false,
-  idStart: -1,
-  idDepth: -1,
-};
-
-/** A value begins at `i`: a message's when at the parts' depth, an id's after the key `id`. */
-function valueStart(i: number): void {
-  if (at.depth === at.partDepth) {
-    let part = at.parts[at.count];
-    if (part === undefined) at.parts.push((part = { offset: 0, length: 0, idText: undefined }));
-    part.offset = i;
-    part.length = 0;
-    part.idText = undefined;
-    at.count++;
-  }
-  if (at.idNext) {
-    at.idStart = i;
-    at.idDepth = at.depth;
-    at.idNext = false;
-  }
-}
-
-/** A value ends before `i`. */
-function valueEnd(i: number): void {
-  const part = at.parts[at.count - 1]!;
-  if (at.idStart !== -1 && at.idDepth === at.depth) {
-    part.idText ??= at.text.slice(at.idStart, i);
-    at.idStart = -1;
-  }
-  if (at.depth === at.partDepth) part.length = i - part.offset;
-}
+const parts: OpenPart[] = [];
 
 /**
  * Scans `text`, which `JSON.parse` accepted. Undefined when the full scan must decide: a
@@ -103,28 +68,19 @@ function valueEnd(i: number): void {
  * escape. (A key twice is told by the count, against the parsed value.)
  */
 export function quickScan(text: string): QuickScan | undefined {
-  try {
-    return scan(text);
-  } finally {
-    // The line's text is not kept once it is scanned.
-    at.text = "";
-  }
-}
-
-function scan(text: string): QuickScan | undefined {
   const n = text.length;
   let i = 0;
   while (i < n && isSpace(text.charCodeAt(i))) i++;
   const batch = text.charCodeAt(i) === OPEN_BRACKET;
   const messageDepth = batch ? 2 : 1;
+  // Messages begin at this depth: the line's value, or a batch's elements.
   const partDepth = messageDepth - 1;
-  at.text = text;
-  at.count = 0;
-  at.depth = 0;
-  at.partDepth = partDepth;
-  at.idNext = false;
-  at.idStart = -1;
-  at.idDepth = -1;
+  let count = 0;
+  let depth = 0;
+  // Whether the next value is a message's `id`; where an id that is an object or an array began, and at what depth.
+  let idNext = false;
+  let idStart = -1;
+  let idDepth = -1;
   // How many keys are written so far.
   let keys = 0;
   let expectKey = false;
@@ -133,13 +89,14 @@ function scan(text: string): QuickScan | undefined {
   let backslash = text.indexOf("\\");
 
   if (batch) {
-    open[at.depth++] = 0;
+    open[depth++] = 0;
     i++;
   }
   for (; i < n; i++) {
     const c = text.charCodeAt(i);
+    // Where the string or literal value read here began.
+    let start = i;
     if (c === QUOTE) {
-      const start = i;
       let escaped = false;
       // Most strings hold no escape: the closing quote is the next one.
       const close = text.indexOf('"', i + 1);
@@ -157,48 +114,71 @@ function scan(text: string): QuickScan | undefined {
           }
         }
       }
-      if (expectKey && at.depth > 0 && open[at.depth - 1] === 1) {
+      if (expectKey && depth > 0 && open[depth - 1] === 1) {
         keys++;
         expectKey = false;
-        if (at.depth === messageDepth) {
+        if (depth === messageDepth) {
           // A message's key written with an escape might be `id`: the full scan reads it.
           if (escaped) return undefined;
-          at.idNext = i - start === 3 && text.charCodeAt(start + 1) === 0x69 /* i */ && text.charCodeAt(start + 2) === 0x64; /* d */
+          idNext = i - start === 3 && text.charCodeAt(start + 1) === 0x69 /* i */ && text.charCodeAt(start + 2) === 0x64; /* d */
         }
-      } else {
-        if (at.depth === partDepth) return undefined;
-        valueStart(start);
-        valueEnd(i + 1);
+        continue;
       }
+      if (depth === partDepth) return undefined;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      valueStart(i);
-      if (at.depth === partDepth && c !== OPEN_BRACE) return undefined;
-      if (at.depth >= MAX_DEPTH) return undefined;
-      open[at.depth++] = c === OPEN_BRACE ? 1 : 0;
+      // A container begins: a message's at the parts' depth, an id's after the key `id`.
+      if (depth === partDepth) {
+        if (c !== OPEN_BRACE) return undefined;
+        let part = parts[count];
+        if (part === undefined) parts.push((part = { offset: 0, length: 0, idText: undefined }));
+        part.offset = i;
+        part.length = 0;
+        part.idText = undefined;
+        count++;
+      }
+      if (idNext) {
+        idStart = i;
+        idDepth = depth;
+        idNext = false;
+      }
+      if (depth >= MAX_DEPTH) return undefined;
+      open[depth++] = c === OPEN_BRACE ? 1 : 0;
       expectKey = c === OPEN_BRACE;
+      continue;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (at.depth === 1 && batch) break;
-      at.depth--;
-      valueEnd(i + 1);
+      if (depth === 1 && batch) break;
+      depth--;
       expectKey = false;
+      // A container ends: an id's, or a message's.
+      const part = parts[count - 1]!;
+      if (idStart !== -1 && idDepth === depth) {
+        part.idText ??= text.slice(idStart, i + 1);
+        idStart = -1;
+      }
+      if (depth === partDepth) part.length = i + 1 - part.offset;
+      continue;
     } else if (c === COMMA) {
-      expectKey = at.depth > 0 && open[at.depth - 1] === 1;
+      expectKey = depth > 0 && open[depth - 1] === 1;
+      continue;
     } else if (c === COLON || isSpace(c)) {
       continue;
     } else {
       // A number, true, false or null: up to the next delimiter.
-      const start = i;
+      start = i;
       while (i + 1 < n && !isDelimiter(text.charCodeAt(i + 1))) i++;
-      if (at.depth === partDepth) return undefined;
+      if (depth === partDepth) return undefined;
       if (!mayBeUnreadable && (i - start > 300 || hasExponent(text, start, i + 1))) mayBeUnreadable = true;
-      valueStart(start);
-      valueEnd(i + 1);
+    }
+    // A string or a literal value, inside a message (never one itself): the message's id when its key came just before.
+    if (idNext) {
+      parts[count - 1]!.idText ??= text.slice(start, i + 1);
+      idNext = false;
     }
   }
-  if (at.count === 0) return undefined;
+  if (count === 0) return undefined;
   found.batch = batch;
-  found.parts = at.parts;
-  found.count = at.count;
+  found.parts = parts;
+  found.count = count;
   found.mayBeUnreadable = mayBeUnreadable;
   found.keys = keys;
   return found;

@@ -61,7 +61,9 @@ export function jsonText(v: Json): string {
     case "string":
       return JSON.stringify(v);
     case "number":
-      return JSON.stringify(v);
+      // What JSON.stringify writes for a number (`null` for one that is not finite), without a
+      // call into the runtime: every call of a live session is shown by its id's text.
+      return Number.isFinite(v) ? String(v) : "null";
     case "boolean":
       return v ? "true" : "false";
     default:

@@ -136,7 +136,7 @@ export class EpisodeBuilder {
     const name = from === "client" || from === "proxy" ? method(m) : undefined;
     if (name !== undefined) {
       const unnamed = this.clientName === undefined && this.metaClientName === undefined;
-      return (from === "client" && unnamed) || EPISODE_METHODS.includes(name);
+      return (from === "client" && unnamed) || isEpisodeMethod(name);
     }
     if (from !== "server" && from !== "proxy") return false;
     const id = responseId(m);
@@ -316,6 +316,11 @@ export class EpisodeBuilder {
     if (this.inferTurns) this.returned.append(content);
     this.events.push({ kind: "tool_result", call_id: call.callId, name: call.name, error, content });
   }
+}
+
+/** Whether the episode reads requests of `name` (`EPISODE_METHODS`, compared without a call into the runtime). */
+function isEpisodeMethod(name: string): boolean {
+  return name === "tools/call" || name === "initialize" || name === "notifications/cancelled";
 }
 
 function stringOr(v: unknown): string | undefined {

@@ -76,4 +76,29 @@ describe("WriteSink", function () {
       { numRuns: 200, seed: 20261203 },
     );
   });
+
+  it("writes nothing of a turn to a writable destroyed before the turn goes out, and fails nothing (100 runs)", async function () {
+    // A sink no longer asks the writable at each line whether it was destroyed: it asks once, when the turn goes out.
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 6 }), fc.array(piece, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 6 }), async (first, second, at) => {
+        const w = keeping();
+        const errors: Error[] = [];
+        const sink = new WriteSink(w, { onWriteError: (e) => errors.push(e) });
+        for (const p of first) sink.write(p.bytes);
+        await new Promise((resolve) => setImmediate(resolve));
+        const written = Buffer.concat(w.chunks);
+        for (let i = 0; i < second.length; i++) {
+          if (i === Math.min(at, second.length - 1)) w.destroy();
+          sink.write(second[i]!.bytes);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        sink.complete();
+        await sink.done;
+        assert.deepEqual(Buffer.concat(w.chunks), written);
+        assert.deepEqual(Buffer.concat(w.chunks), Buffer.concat(first.map((p) => p.bytes)));
+        assert.deepEqual(errors, []);
+      }),
+      { numRuns: 100, seed: 20261203 },
+    );
+  });
 });

@@ -50,5 +50,33 @@ describe("toolAnswer", function () {
       { numRuns: 1000, seed: 20261203 },
     );
   });
-});
 
+  it("reads a number id as JSON.parse does, however it is written (2,000 lines)", function () {
+    // toolAnswer reads a number id with Number, not the parser: the same double for every JSON number token.
+    const digits = fc.stringMatching(/^(0|[1-9][0-9]{0,25})$/);
+    const numberToken = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+      fc.tuple(fc.boolean(), digits, fc.option(digits, { nil: undefined }), fc.option(fc.tuple(fc.constantFrom("e", "E", "e+", "e-", "E-"), digits), { nil: undefined })).map(
+        ([minus, int, frac, exp]) => `${minus ? "-" : ""}${int}${frac === undefined ? "" : `.${frac}`}${exp === undefined ? "" : exp.join("")}`,
+      ),
+      fc.constantFrom("-0", "1e400", "-1e400", "9007199254740993", "0.1e-400", "123456789012345678901234567890"),
+    );
+    fc.assert(
+      fc.property(numberToken, text, (id, t) => {
+        const m: WireMessage = { value: {}, text: "", idText: id, method: "tools/call" };
+        const bytes = toolAnswer(m, t, true);
+        assert.deepStrictEqual(composedValue(bytes), JSON.parse(bytes.toString("utf8")));
+      }),
+      { numRuns: 2000, seed: 20261203 },
+    );
+  });
+
+  it("keeps the value of the line it made last only, taken once: an earlier line is parsed as any other", function () {
+    const m: WireMessage = { value: {}, text: "", idText: "7", method: "tools/call" };
+    const first = toolAnswer(m, "one", true);
+    const second = toolAnswer(m, "two", false);
+    assert.equal(composedValue(first), undefined);
+    assert.deepStrictEqual(composedValue(second), JSON.parse(second.toString("utf8")));
+    assert.equal(composedValue(second), undefined);
+  });
+});

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { jsonEqual, jsonText } from "../../lib/trace/index.js";
 import { compareCodePoints } from "../../lib/trace/json.js";
 import { TextStore } from "../../lib/trace/text-store.js";
@@ -35,5 +36,16 @@ describe("trace: derived JSON text and searchable text", () => {
     moved.appendStore(store);
     assert.ok(moved.includes(":aaa"));
     assert.ok(moved.includes("xyz123"));
+  });
+
+  it("writes a number as JSON.stringify does, null for one that is not finite (5,000 numbers)", () => {
+    // jsonText writes numbers without calling JSON.stringify: every call's id is shown so.
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, NaN, Infinity, -Infinity, 1e21, 1e-7, 2 ** 53 + 2, Number.MIN_VALUE)), (n) => {
+        assert.equal(jsonText(n), JSON.stringify(n));
+        assert.equal(jsonText([n, { a: n }]), JSON.stringify([n, { a: n }]));
+      }),
+      { numRuns: 5000, seed: 20261203 },
+    );
   });
 });

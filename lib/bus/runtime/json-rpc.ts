@@ -163,20 +163,40 @@ export function keepMessages(f: Frame, messages: readonly WireMessage[], keep: (
   return [part];
 }
 
-/** The values lines made by `toolAnswer` read as, while the lines are in use (`composedValue`). */
-const answerValues = new WeakMap<Buffer, unknown>();
+/**
+ * The last line `toolAnswer` made and the value it reads as: the session logs an answer as
+ * soon as it is made (a refusal, once per refused call), so one slot is enough; a line made
+ * earlier is parsed as any other line is, to the same value.
+ */
+let lastAnswer: Buffer | undefined;
+let lastAnswerValue: unknown;
 
 /** A `tools/call` result answering `m`, with its id exactly as the host wrote it. */
 export function toolAnswer(m: WireMessage, text: string, isError: boolean): Buffer {
   const idText = m.idText ?? "null";
   const bytes = toolResultLine(idText, text, isError);
-  // What JSON.parse would read the line as, made beside it: the session logs the answer
-  // (a refusal, once per refused call) without parsing back what it just wrote.
-  answerValues.set(bytes, { jsonrpc: "2.0", id: JSON.parse(idText) as unknown, result: { content: [{ type: "text", text }], isError } });
+  // What JSON.parse would read the line as, made beside it, so the session logs the answer
+  // without parsing back what it just wrote.
+  lastAnswer = bytes;
+  lastAnswerValue = { jsonrpc: "2.0", id: idValue(idText), result: { content: [{ type: "text", text }], isError } };
   return bytes;
 }
 
-/** The value `bytes` read as, when `toolAnswer` made them; undefined for any other line. */
+/**
+ * The value of an id as written: a number token read as `Number` reads it (the same double
+ * JSON.parse makes of it, without a call into the parser), anything else parsed.
+ */
+function idValue(idText: string): unknown {
+  const c = idText.charCodeAt(0);
+  return c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39) ? Number(idText) : JSON.parse(idText);
+}
+
+/** The value `bytes` read as, when `toolAnswer` made them last; undefined for any other line. */
 export function composedValue(bytes: Buffer): unknown {
-  return answerValues.get(bytes);
+  if (bytes !== lastAnswer) return undefined;
+  // Taken once: the line is logged once, and the slot should not keep it alive.
+  lastAnswer = undefined;
+  const value = lastAnswerValue;
+  lastAnswerValue = undefined;
+  return value;
 }
