@@ -25,7 +25,16 @@ import type { Flow } from "../../lib/flow/ir/flow-types.js";
 import { seededRandom } from "../../lib/flow/program/seeded-random.js";
 import { logHeader } from "../../lib/record/log-header.js";
 import type { Peer } from "../../lib/trace/log-types.js";
-import { requireFixture } from "./flow-fixture.js";
+import { FIXTURE_PATH, requireFixture } from "./flow-fixture.js";
+import { readFileSync } from "node:fs";
+import { Subject } from "../../lib/bus/rx.js";
+import type { Frame } from "../../lib/bus/frame.js";
+import type { OwnAnswer, PluginContext, TurnFollower } from "../../lib/bus/runtime/api.js";
+import { EpisodeReaders } from "../../lib/bus/runtime/episode-readers.js";
+import { line, responseOf } from "../../lib/bus/runtime/json-rpc.js";
+import { ServiceRegistry } from "../../lib/bus/runtime/services.js";
+import { flowPlugin } from "../../lib/plugins/flow/flow-plugin.js";
+import { sortedJson } from "../../lib/util/sorted-json.js";
 
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"] });
 const PER_CALL = 8;
@@ -180,12 +189,123 @@ describe("served decisions, from the session the flow keeps itself against the w
       const out: Served = { decisions: 0, lookups: 0, folds: 0 };
       fc.assert(
         fc.property(shapes, (shape) => serve(decider === "reach" ? reachFlow : flow, decider, threshold, shape, out)),
-        { numRuns: 40 },
+        { numRuns: 25 },
       );
       // The sessions folded often, decided often, and looked things up.
-      assert.ok(out.folds > 40, `${out.folds} folds`);
-      assert.ok(out.decisions > 400, `${out.decisions} decisions`);
-      if (threshold < 0.3) assert.ok(out.lookups > 40, `${out.lookups} lookups`);
+      assert.ok(out.folds > 25, `${out.folds} folds`);
+      assert.ok(out.decisions > 250, `${out.decisions} decisions`);
+      if (threshold < 0.3) assert.ok(out.lookups > 25, `${out.lookups} lookups`);
     });
   }
+});
+
+/**
+ * The real flow plugin, in-process over the real `SessionLog` and the session's readers as
+ * active mode wires them, in front of the retail world: with `followTurns` (the flow keeps
+ * the session itself) and without (it reads the whole Episode), the same flow log and the
+ * same lines to the host, and the live Episode keeps nothing in the first.
+ */
+async function pluginSession(follow: boolean, bursts: readonly number[], seed: number): Promise<{ host: string[]; flowLog: string[]; retained: number }> {
+  const flow = parseFlow(readFileSync(FIXTURE_PATH, "utf8"));
+  const world = retailWorld(emptyListing());
+  const log = new SessionLog(HEADER, undefined);
+  const readers = new EpisodeReaders(log, false);
+  const answerOf = (bytes: Buffer): Buffer => Buffer.from(`${sortedJson(answerMessage(bytes.toString("utf8"), world)!.message)}\n`);
+  const services = new ServiceRegistry();
+  const flowLog: string[] = [];
+  let own = 0;
+  const base: PluginContext = {
+    clock: { now: () => 0, startedUnixMs: 0 },
+    domain: "retail",
+    session: "s",
+    hostSession: undefined,
+    frames$: log.frames$,
+    toClient: (bytes) => log.add(frame("proxy", 0, bytes)),
+    request(method, params): Promise<OwnAnswer> {
+      const bytes = line({ jsonrpc: "2.0", id: `stretto-${++own}`, method, params });
+      log.add(frame("proxy", 0, bytes));
+      return new Promise((resolve) =>
+        setImmediate(() => {
+          const f = frame("server", 0, answerOf(bytes));
+          log.add(f);
+          resolve({ kind: "answer", response: responseOf(f)!, frame: f });
+        }),
+      );
+    },
+    nextOwnId: () => `stretto-${own + 1}`,
+    log: (from, bytes) => log.add(frame(from, 0, bytes)),
+    episode: () => log.episode(),
+    followEpisode: (follower) => log.follow(follower),
+    ...(follow ? { followTurns: (follower: TurnFollower) => log.followTurns(follower) } : {}),
+    say: () => {},
+    serverOpen: () => true,
+    provide: (key, service) => services.provide(key, service),
+    service: (key) => services.get(key),
+  };
+  const sink = { write: (l: string) => flowLog.push(l.replace(/"ms":[^,}]+/, '"ms":0')) };
+  const plugin = await flowPlugin({ flow, decider: "habit", threshold: 0.1, perSession: 100_000, log: () => sink })(readers.contextFor(base, 0));
+  readers.settle([plugin]);
+  const host: string[] = [];
+  let answered = 0;
+  let wake: (() => void) | undefined;
+  const client$ = new Subject<Frame>();
+  const server$ = new Subject<Frame>();
+  client$.pipe(plugin.client!).subscribe((f) =>
+    setImmediate(() => {
+      const back = frame("server", 0, answerOf(f.bytes));
+      log.add(back);
+      server$.next(back);
+    }),
+  );
+  server$.pipe(plugin.server!).subscribe((f) => {
+    if (f.from === "proxy") log.add(f);
+    host.push(f.bytes.toString("utf8"));
+    answered++;
+    wake?.();
+  });
+  const send = (message: object): void => {
+    const f = frame("client", 0, line({ jsonrpc: "2.0", ...message }));
+    log.add(f);
+    client$.next(f);
+  };
+  const until = (n: number): Promise<void> =>
+    answered >= n
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          wake = () => {
+            if (answered >= n) resolve();
+          };
+        });
+  send({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } } });
+  await until(1);
+  const next = seededRandom(seed);
+  let id = 0;
+  for (const size of bursts) {
+    for (let i = 0; i < size; i++) {
+      const k = 1 + Math.floor(next() * 6);
+      const call = next() < 0.5 ? { name: "get_user_details", arguments: { user_id: `user_${k}` } } : { name: "get_order_details", arguments: { order_id: `#W${k}a` } };
+      send({ id: ++id, method: "tools/call", params: call });
+    }
+    await until(id + 1);
+  }
+  return { host, flowLog, retained: log.retained().events };
+}
+
+describe("the flow plugin keeping the session itself", function () {
+  before(function () {
+    requireFixture(this);
+  });
+
+  it("logs the same decisions and sends the host the same lines as when it reads the whole Episode, and the session keeps no history", async function () {
+    // Bursts long enough to fold (FOLD_AT calls and more in one turn), and short ones.
+    const bursts = [3, 1, 1100, 2, 2300, 1, 40];
+    const kept = await pluginSession(true, bursts, 7);
+    const whole = await pluginSession(false, bursts, 7);
+    assert.equal(kept.flowLog.length, whole.flowLog.length);
+    assert.deepEqual(kept.flowLog, whole.flowLog);
+    assert.deepEqual(kept.host, whole.host);
+    assert.ok(kept.flowLog.some((l) => l.includes('"action":"lookup"')), "the flow looked things up");
+    assert.equal(kept.retained, 0);
+    assert.ok(whole.retained > 3000, `the whole Episode holds ${whole.retained} events`);
+  });
 });
