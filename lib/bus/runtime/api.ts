@@ -122,7 +122,9 @@ export interface PluginContext {
    * `followEpisode`, with each new LLM turn said (`TurnFollower.turn`): the session goes on
    * inferring turns as a whole Episode does (the time and value-passing rules) even once it
    * keeps no history, so the follower can keep what it reads of the session itself (the flow
-   * does, in bounded memory). Call it while setting up. Optional, for contexts a test makes
+   * does, in bounded memory). The events are handed when the session's Episode is next
+   * asked for (`episode()`), or once too many lines wait, unless another follower has each
+   * line read as it is logged. Call it while setting up. Optional, for contexts a test makes
    * by hand.
    */
   followTurns?(follower: TurnFollower): void;

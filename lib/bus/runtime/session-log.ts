@@ -103,7 +103,8 @@ export class SessionLog {
     if (!this.whole) return;
     this.whole = false;
     if (this.followers.length > 0) {
-      // Each event was handed on as its line was logged; only the dropping is left, and the
+      this.catchUp();
+      // Each event was handed on as its line was read; only the dropping is left, and the
       // text turn inference kept, unless a follower sees the turns.
       if (this.turnFollowers.length === 0) this.builder.stopInferringTurns();
       else this.builder.shareTexts();
@@ -130,7 +131,9 @@ export class SessionLog {
 
   /**
    * `follow`, telling `follower` where each turn begins; turns are then inferred for the rest
-   * of the session even when it keeps no history (say so before the first line).
+   * of the session even when it keeps no history (say so before the first line). Unless
+   * another follower needs each line read as it is logged, lines wait unread for it as for
+   * the Episode, and it is handed their events when the Episode is next asked for.
    */
   followTurns(follower: TurnFollower): void {
     if (this.logged) throw new Error("SessionLog.followTurns: the session has logged lines already");
@@ -164,7 +167,8 @@ export class SessionLog {
       this.show(f);
       return;
     }
-    if (this.readNow || this.followers.length > 0) this.read(f);
+    // Turn followers read the session when they ask for it: only the others need each line read as it is logged.
+    if (this.readNow || this.followers.length > this.turnFollowers.length) this.read(f);
     else {
       this.unread.push(f);
       this.unreadBytes += f.bytes.length;

@@ -45,9 +45,10 @@ export class FollowedEpisode {
     this.foldAt = firstFold;
   }
 
-  /** The session as a flow decision reads it. */
+  /** The session as a flow decision reads it (`header` first: it may hand on events that waited). */
   episode(): Episode {
-    return { ...this.header(), events: this.events };
+    const header = this.header();
+    return { ...header, events: this.events };
   }
 
   turn(): void {

@@ -109,8 +109,9 @@ export class LiveDecisions {
 
   /** The decision point after call `callId` returned, as the session stands now. */
   after(callId: string): DecisionEpisode {
-    this.resync();
+    // The session first: reading it may hand on lines that waited, and fold.
     const session = this.session();
+    this.resync();
     this.sync(session.events);
     const t = this.turnOf.get(callId);
     // Something said (or another turn begun) after the call's turn changes the last steps.
@@ -136,8 +137,8 @@ export class LiveDecisions {
    * answer has gone out, so the next decision reads only what came after.
    */
   readAhead(): void {
-    this.resync();
     const events = this.session().events;
+    this.resync();
     this.sync(events);
     if (this.newestTurn > this.readUpTo) this.readClosed(events, this.newestTurn);
   }
