@@ -17,8 +17,8 @@
  * With `--calls N` the checkpoints are N/20, N/4, N/2 and N (so 50k/250k/500k/1M at the
  * default), and the target compares the last with the first. The flow's session is shorter
  * (`--flow-calls`): the flow serves a few thousand pipelined calls a second here (2,400–7,500
- * in the run of 2026-12-03), and it keeps its whole Episode (it reads it whole), which its
- * figures show.
+ * in the run of 2026-12-03; 2,000–10,000 once it kept the session itself), and its memory is
+ * the flow's own copy of the session (docs/session-memory.md, "A `--flow` session").
  */
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -170,8 +170,8 @@ async function main(): Promise<void> {
     return;
   }
   // The flow decides after each answer, but every decision hands back (each order shown was
-  // passed already): it looks nothing up, never reaches its per-session cap (40), so it
-  // keeps reading the whole Episode (docs/session-memory.md, "Not bounded yet").
+  // passed already): it looks nothing up and never reaches its per-session cap (40), so what
+  // it keeps is its own copy of the session, one long turn folded (docs/session-memory.md).
   await soakAndReport("--flow (published retail flow, habit decider)", [...proxy, "--flow", FLOW, "--flow-decider", "habit", "--", ...demo], o, checkpoints(o.flowCalls));
 }
 

@@ -81,6 +81,7 @@ export async function runActiveSession(io: SessionIo, setup: ActiveSetup): Promi
     log: (from, bytes) => log.add(frame(from, io.clock.now(), bytes)),
     episode: () => log.episode(),
     followEpisode: (follower) => log.follow(follower),
+    followTurns: (follower) => log.followTurns(follower),
     say: io.report,
     serverOpen: () => serverOpen,
     provide: (key, service) => services.provide(key, service),

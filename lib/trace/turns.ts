@@ -9,7 +9,7 @@
  * calls (`stretto-…` ids) never continue a turn that way: a flow decides each after the last
  * one's result. A cancelled call stops holding its turn; a reused id replaces its call.
  */
-import { field, isObject, mayHoldText, own, type Json, type JsonObject } from "./json.js";
+import { field, isObject, jsonText, mayHoldText, own, type Json, type JsonObject } from "./json.js";
 import type { AssistantEvent, Episode, EpisodeEvent } from "./episode-types.js";
 import type { LogEntry, LogHeader, Peer } from "./log-types.js";
 import { IdMap } from "./id-map.js";
@@ -54,6 +54,13 @@ export interface EpisodeBuilderOptions {
    * one sees (its followers are handed calls one by one; docs/session-memory.md).
    */
   turns?: boolean;
+  /**
+   * Whether each text turn inference keeps (a result's, a call's arguments written out) is
+   * kept once however often the session shows it: for a live session that keeps no history
+   * but whose turns a follower sees, so its text costs a reference per result and per call
+   * beyond the distinct texts (docs/session-memory.md).
+   */
+  sharedTexts?: boolean;
 }
 
 export class EpisodeBuilder {
@@ -91,6 +98,22 @@ export class EpisodeBuilder {
   private readonly surelyKnown = (v: string): boolean => this.passed.has(v);
   private clientName: string | undefined;
   private metaClientName: string | undefined;
+  /** Each distinct text turn inference keeps, once (`sharedTexts`); undefined when texts are not shared. */
+  private texts: Map<string, string> | undefined;
+
+  /** From now on, keeps each text turn inference keeps once (as `sharedTexts`). */
+  shareTexts(): void {
+    this.texts ??= new Map<string, string>();
+  }
+
+  /** `text`, or the same text kept before. */
+  private shared(text: string): string {
+    const texts = this.texts!;
+    const kept = texts.get(text);
+    if (kept !== undefined) return kept;
+    texts.set(text, text);
+    return text;
+  }
 
   /**
    * From now on, groups calls as a builder made with `turns: false` does, and lets the text
@@ -116,6 +139,7 @@ export class EpisodeBuilder {
     this.returned = new TextStore(options.textChars);
     this.known = new TextStore(options.textChars);
     this.passedCap = options.textChars === undefined ? Number.POSITIVE_INFINITY : PASSED_VALUES_KEPT;
+    if (options.sharedTexts === true) this.shareTexts();
   }
 
   /** Add every message of one log entry (each of a batch; none of a raw line). */
@@ -248,7 +272,9 @@ export class EpisodeBuilder {
       !usesNewValues(args, this.returned, this.known, this.surelyKnown);
     if (this.open === 0 && !continues) this.startTurn();
     if (this.inferTurns) {
-      this.known.appendJson(args);
+      // Shared, the arguments are written out now: the same text for the same arguments.
+      if (this.texts === undefined) this.known.appendJson(args);
+      else this.known.append(this.shared(jsonText(args)));
       addScalars(args, this.passed);
       // With limited text, the shortcut is limited too: forgetting it only sends a search to the text window.
       if (this.passed.size > this.passedCap) this.passed.clear();
@@ -313,7 +339,7 @@ export class EpisodeBuilder {
       return;
     }
     const { error, content } = outcome(m);
-    if (this.inferTurns) this.returned.append(content);
+    if (this.inferTurns) this.returned.append(this.texts === undefined ? content : this.shared(content));
     this.events.push({ kind: "tool_result", call_id: call.callId, name: call.name, error, content });
   }
 }

@@ -61,6 +61,15 @@ export interface EpisodeFollower {
   keepsNoEvents?: boolean;
 }
 
+/**
+ * Follows the Episode with its LLM turns (`PluginContext.followTurns`): `turn()` says a new
+ * turn of calls begins, and the calls that follow through `call` join it until the next
+ * `turn()`, as they join the turns of a whole Episode.
+ */
+export interface TurnFollower extends EpisodeFollower {
+  turn(): void;
+}
+
 /** What `--plugin <module>` modules export by default. */
 export type PluginFactory = (session: PluginContext) => Plugin | Promise<Plugin>;
 
@@ -109,6 +118,16 @@ export interface PluginContext {
    * logged (call it while setting up). Optional, for contexts a test makes by hand.
    */
   followEpisode?(follower: EpisodeFollower): void;
+  /**
+   * `followEpisode`, with each new LLM turn said (`TurnFollower.turn`): the session goes on
+   * inferring turns as a whole Episode does (the time and value-passing rules) even once it
+   * keeps no history, so the follower can keep what it reads of the session itself (the flow
+   * does, in bounded memory). The events are handed when the session's Episode is next
+   * asked for (`episode()`), or once too many lines wait, unless another follower has each
+   * line read as it is logged. Call it while setting up. Optional, for contexts a test makes
+   * by hand.
+   */
+  followTurns?(follower: TurnFollower): void;
   /**
    * Says this plugin no longer reads the session's whole Episode, as if it had said
    * `readsEpisode: false` from the start (the flow, once its caps are reached, decides

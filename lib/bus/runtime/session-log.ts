@@ -5,8 +5,8 @@ import type { RecordSink } from "../record-port.js";
 import type { AssistantEvent, Episode } from "../../trace/episode-types.js";
 import type { Json } from "../../trace/json.js";
 import type { LogHeader } from "../../trace/log-types.js";
-import { EpisodeBuilder } from "../../trace/turns.js";
-import type { EpisodeFollower } from "./api.js";
+import { EpisodeBuilder, type EpisodeBuilderOptions } from "../../trace/turns.js";
+import type { EpisodeFollower, TurnFollower } from "./api.js";
 import { jsonOf, jsonOfLate } from "./json-rpc.js";
 
 /**
@@ -61,6 +61,8 @@ export class SessionLog {
   private readonly frames = new Subject<Frame>();
   readonly frames$: Observable<Frame> = this.frames.asObservable();
   private readonly followers: EpisodeFollower[] = [];
+  /** The followers told where each turn begins (`followTurns`): for them turns are inferred even with no history kept. */
+  private readonly turnFollowers: TurnFollower[] = [];
   /** The next event to hand on; the newest turn of calls (only it gains calls) and how many of them were handed on. */
   private next = 0;
   private turn: AssistantEvent | undefined;
@@ -84,7 +86,7 @@ export class SessionLog {
   keepWhole(whole: boolean): void {
     if (this.logged) throw new Error("SessionLog.keepWhole: the session has logged lines already");
     this.whole = whole;
-    this.builder = new EpisodeBuilder(whole ? {} : { turns: false });
+    this.builder = new EpisodeBuilder(whole ? {} : this.noHistory());
     this.settleResults();
   }
 
@@ -101,16 +103,18 @@ export class SessionLog {
     if (!this.whole) return;
     this.whole = false;
     if (this.followers.length > 0) {
-      // Each event was handed on as its line was logged; only the dropping is left, and the
-      // text turn inference kept (no one sees turns from now on).
-      this.builder.stopInferringTurns();
+      this.catchUp();
+      // Each event was handed on as its line was read; only the dropping is left, and the
+      // text turn inference kept, unless a follower sees the turns.
+      if (this.turnFollowers.length === 0) this.builder.stopInferringTurns();
+      else this.builder.shareTexts();
       this.builder.events.length = 0;
       if (this.turn !== undefined) this.turn.calls.length = 0;
     } else {
       this.unread = [];
       this.unreadBytes = 0;
       this.readNow = false;
-      this.builder = new EpisodeBuilder({ turns: false });
+      this.builder = new EpisodeBuilder(this.noHistory());
       this.turn = undefined;
     }
     this.next = 0;
@@ -123,6 +127,27 @@ export class SessionLog {
     this.catchUp();
     this.followers.push(follower);
     this.settleResults();
+  }
+
+  /**
+   * `follow`, telling `follower` where each turn begins; turns are then inferred for the rest
+   * of the session even when it keeps no history (say so before the first line). Unless
+   * another follower needs each line read as it is logged, lines wait unread for it as for
+   * the Episode, and it is handed their events when the Episode is next asked for.
+   */
+  followTurns(follower: TurnFollower): void {
+    if (this.logged) throw new Error("SessionLog.followTurns: the session has logged lines already");
+    this.turnFollowers.push(follower);
+    this.follow(follower);
+  }
+
+  /**
+   * How a builder that keeps no history is made: inferring no turns, unless a follower sees
+   * them; then with every text it searches kept once (a long session shows the same
+   * results again and again).
+   */
+  private noHistory(): EpisodeBuilderOptions {
+    return this.turnFollowers.length === 0 ? { turns: false } : { sharedTexts: true };
   }
 
   /**
@@ -142,7 +167,8 @@ export class SessionLog {
       this.show(f);
       return;
     }
-    if (this.readNow || this.followers.length > 0) this.read(f);
+    // Turn followers read the session when they ask for it: only the others need each line read as it is logged.
+    if (this.readNow || this.followers.length > this.turnFollowers.length) this.read(f);
     else {
       this.unread.push(f);
       this.unreadBytes += f.bytes.length;
@@ -229,6 +255,7 @@ export class SessionLog {
       if (e.kind === "assistant" && e.text === null) {
         this.turn = e;
         this.turnCalls = 0;
+        for (const f of this.turnFollowers) f.turn();
         this.takeCalls();
       } else {
         for (const f of this.followers) f.event(e);

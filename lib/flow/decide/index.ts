@@ -6,6 +6,7 @@
 export * from "./types.js";
 export { decisionAfter, decisionAt, type DecisionEpisode } from "./decision-episode.js";
 export { LiveDecisions } from "./live-decisions.js";
+export { FollowedEpisode, FOLD_AT } from "./followed-episode.js";
 export { steps, OK, ERR, REPLY, END, type Step, type StepOutcome } from "./steps.js";
 export { liveSite, siteName, siteLookups, siteOptions, NOT_A_TOOL_CALL, NO_LOOKUPS_FOLLOWED, type LiveSite } from "./site.js";
 export { encode, featureIn, featureOf, fieldValues, symbol, vocabIds, START, MISSING } from "./symbols.js";
@@ -31,5 +32,5 @@ export { contentKey, explorationDraws, explore, type ExploreInput, type ExploreS
 export { arbiterRequest, clip, stateSlice, CTX } from "./arbiter-request.js";
 export { arbiterFeatures, conditionalLogit, coverage, reliability, logit } from "./arbiter-features.js";
 export { arbiterProbs, readAnswers, INCOMPLETE, modelFailed, type ArbiterAnswers, type ArbiterResult } from "./arbiter.js";
-export { habitAt, isNext, nextExplored, nextLocal, openSite, NO_ARBITER, type DecideInput, type OpenSite } from "./next.js";
+export { contextLength, habitAt, isNext, nextExplored, nextLocal, openSite, NO_ARBITER, type DecideInput, type OpenSite } from "./next.js";
 export { decisionJson, decisionLine, policyJson, type DecisionFields } from "./decision-line.js";

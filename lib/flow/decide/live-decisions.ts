@@ -52,7 +52,7 @@ export class LiveDecisions {
     return p;
   };
   /** The events before `closedUpTo`, read for bindings. */
-  private readonly closed = new SessionReading(undefined, this.parse);
+  private closed = new SessionReading(undefined, this.parse);
   private readUpTo = 0;
 
   /** How many events the closed reading holds. */
@@ -60,14 +60,37 @@ export class LiveDecisions {
     return this.readUpTo;
   }
 
+  /** The `generation` the indexes above were made for. */
+  private indexed = 0;
+
   /**
    * `session` gives the live episode: its `events` array grows in place. With `server`
-   * (a flow learned across servers) every tool is read as `server::tool`.
+   * (a flow learned across servers) every tool is read as `server::tool`. With
+   * `generation`, the episode may also be rewritten to one a decision reads alike (the
+   * flow's own, folded: followed-episode.ts), and says so by a new generation: what was
+   * indexed and read of it is then read again.
    */
   constructor(
     private readonly session: () => Episode,
     readonly server?: string,
+    private readonly generation?: () => number,
   ) {}
+
+  /** Forgets what was indexed and read of an episode since rewritten (the parsed outputs stay). */
+  private resync(): void {
+    const now = this.generation?.() ?? 0;
+    if (now === this.indexed) return;
+    this.indexed = now;
+    this.turnOf.clear();
+    this.lastAt.clear();
+    this.results.clear();
+    this.scanned = 0;
+    this.newestTurn = -1;
+    this.newestTurnCalls = 0;
+    this.lastAssistant = -1;
+    this.closed = new SessionReading(undefined, this.parse);
+    this.readUpTo = 0;
+  }
 
   /** A tool's name as the flow knows it. */
   name(tool: string): string {
@@ -86,7 +109,9 @@ export class LiveDecisions {
 
   /** The decision point after call `callId` returned, as the session stands now. */
   after(callId: string): DecisionEpisode {
+    // The session first: reading it may hand on lines that waited, and fold.
     const session = this.session();
+    this.resync();
     this.sync(session.events);
     const t = this.turnOf.get(callId);
     // Something said (or another turn begun) after the call's turn changes the last steps.
@@ -113,6 +138,7 @@ export class LiveDecisions {
    */
   readAhead(): void {
     const events = this.session().events;
+    this.resync();
     this.sync(events);
     if (this.newestTurn > this.readUpTo) this.readClosed(events, this.newestTurn);
   }

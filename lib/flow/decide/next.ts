@@ -105,7 +105,7 @@ export function habitAt(flow: Flow, at: DecisionEpisode, options: readonly strin
 }
 
 /** How many steps back the flow's models look. */
-function contextLength(flow: Flow): number {
+export function contextLength(flow: Flow): number {
   return Math.max(flow.habit.base.order, flow.reach?.order ?? 0);
 }
 

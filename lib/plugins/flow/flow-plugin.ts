@@ -12,7 +12,7 @@ import type { Oracle } from "../../oracle/oracle.js";
 import type { Json, JsonObject } from "../../trace/json.js";
 import { resultText, withAppendix, writtenId, type Looked } from "./appendix.js";
 import { explainingBinderIn, learnListedTools, withheld, type ExplainingBinder, type ListedTools } from "../../flow/bind/index.js";
-import { decisionLine, emptyNext, ERR, flowServers, isNext, LiveDecisions, liveSite, nextExplored, nextLocal, OK, openSite, siteName, siteOptions, type BindFn, type DecideInput, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
+import { contextLength, decisionLine, emptyNext, ERR, flowServers, FollowedEpisode, isNext, LiveDecisions, liveSite, nextExplored, nextLocal, OK, openSite, siteName, siteOptions, type BindFn, type DecideInput, type DeciderName, type ExploreSettings, type Next, type Step } from "../../flow/decide/index.js";
 import type { FlowLogSink } from "./flow-log.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 import { FlowProgram, runLine, runLineText, type DecisionRequest, type LiveCallbacks } from "../../flow/program/index.js";
@@ -80,8 +80,20 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
       session.say(`${errorText(err)}; the flow will not run`);
     }
 
-    const served = new ServedServer(flow, session, settings.serverName);
     const gate = flow.surprise === undefined ? undefined : new SessionGate(flow, flow.surprise);
+    /**
+     * The session as the flow keeps it itself, in bounded memory (followed-episode.ts), when
+     * the session can tell it the turns and no part of the flow reads the whole Episode: the
+     * surprise gate scores every point of it, exploration's draws hash all of it, and the
+     * arbiter's question quotes its first and last messages and calls. Then the flow does not
+     * read the session's Episode whole (docs/session-memory.md).
+     */
+    const followed =
+      session.followTurns !== undefined && program !== undefined && gate === undefined && settings.explore === undefined && settings.decider !== "arbiter"
+        ? new FollowedEpisode(contextLength(flow), () => session.episode())
+        : undefined;
+    if (followed !== undefined) session.followTurns!(followed);
+    const served = new ServedServer(flow, session, settings.serverName, followed);
     /** The gate's hand-back where the flow decides, once the session has surprised it (before any other rule). */
     const surprisedAt = (decisions: LiveDecisions, last: Step | undefined): Next | undefined => {
       if (gate === undefined) return undefined;
@@ -317,6 +329,6 @@ export function flowPlugin(settings: FlowSettings): PluginFactory {
     }
 
     stopIfDone();
-    return { name: "flow", client, server };
+    return followed === undefined ? { name: "flow", client, server } : { name: "flow", client, server, readsEpisode: false };
   }
 }

@@ -9,7 +9,7 @@ import { type Frame, jsonOf, type PluginContext } from "../index.js";
 import { compareCodePoints, type Json } from "../../trace/json.js";
 import { unqualified } from "../../trace/qualify.js";
 import { ServerNameFinder } from "../../trace/server-name.js";
-import { flowServers, LiveDecisions } from "../../flow/decide/index.js";
+import { flowServers, LiveDecisions, type FollowedEpisode } from "../../flow/decide/index.js";
 import type { Flow } from "../../flow/ir/flow-types.js";
 
 export class ServedServer {
@@ -19,14 +19,23 @@ export class ServedServer {
   private told = false;
   private forgotten = false;
 
+  /** `followed`: the session as the flow keeps it itself, read instead of the session's Episode. */
   constructor(
     flow: Flow,
     private readonly session: PluginContext,
     serverName: string | undefined,
+    private readonly followed?: FollowedEpisode,
   ) {
     this.servers = flowServers(flow);
     this.names = new ServerNameFinder({ ...(serverName === undefined ? {} : { server_name: serverName }), domain: session.domain ?? null });
-    if (this.servers.size === 0) this.decisions = new LiveDecisions(() => session.episode());
+    if (this.servers.size === 0) this.decisions = this.decisionsAs(undefined);
+  }
+
+  /** Decision points over the session (as `server`'s, for a flow learned across servers). */
+  private decisionsAs(server: string | undefined): LiveDecisions {
+    const followed = this.followed;
+    if (followed === undefined) return new LiveDecisions(() => this.session.episode(), server);
+    return new LiveDecisions(() => followed.episode(), server, () => followed.generation);
   }
 
   /** Reads a server line for the server's own name, until the name is known (only a flow learned across servers asks it). */
@@ -43,7 +52,7 @@ export class ServedServer {
   decisionsHere(): LiveDecisions | undefined {
     if (this.decisions !== undefined || this.forgotten) return this.decisions;
     const name = this.names.name;
-    if (name !== undefined && this.servers.has(name)) return (this.decisions = new LiveDecisions(() => this.session.episode(), name));
+    if (name !== undefined && this.servers.has(name)) return (this.decisions = this.decisionsAs(name));
     if (!this.told) {
       this.told = true;
       const learned = [...this.servers].sort(compareCodePoints).join(", ");
@@ -58,6 +67,7 @@ export class ServedServer {
   forget(): void {
     this.forgotten = true;
     this.decisions = undefined;
+    this.followed?.stop();
   }
 
   /** A tool's name on this server. */

@@ -1,0 +1,311 @@
+/**
+ * The decisions a served flow makes from the session it keeps itself (`FollowedEpisode`:
+ * followed with its turns, a long turn's repeats folded) against the same decisions made from
+ * the whole Episode, read afresh at each decision point (`decisionAfter`). Generated sessions
+ * (fast-check) of pipelined calls to the retail world, answered in any order, the same orders
+ * and customers asked for again and again, customers speaking between bursts, pauses that
+ * start new turns; after each answer of the agent's, the flow decides and looks up as the
+ * plugin does. Folding starts at a few calls here, so it runs many times in each session.
+ *
+ * The session is logged twice: into a `SessionLog` that keeps the whole Episode (the
+ * reference) and into one that keeps no history, whose turns are followed (`followTurns`),
+ * as a `--flow` session's is when no other plugin reads the Episode whole.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { frame } from "../../lib/bus/frame.js";
+import { SessionLog } from "../../lib/bus/runtime/session-log.js";
+import { answerMessage } from "../../lib/demo/answer.js";
+import { emptyListing } from "../../lib/demo/worlds/listing.js";
+import { retailWorld } from "../../lib/demo/worlds/retail.js";
+import { explainingBinderIn } from "../../lib/flow/bind/index.js";
+import { contextLength, decisionAfter, decisionLine, FollowedEpisode, LiveDecisions, nextLocal, type BindFn, type DecisionEpisode, type DeciderName, type Next } from "../../lib/flow/decide/index.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
+import { seededRandom } from "../../lib/flow/program/seeded-random.js";
+import { logHeader } from "../../lib/record/log-header.js";
+import type { Peer } from "../../lib/trace/log-types.js";
+import { FIXTURE_PATH, requireFixture } from "./flow-fixture.js";
+import { readFileSync } from "node:fs";
+import { Subject } from "../../lib/bus/rx.js";
+import type { Frame } from "../../lib/bus/frame.js";
+import type { OwnAnswer, PluginContext, TurnFollower } from "../../lib/bus/runtime/api.js";
+import { EpisodeReaders } from "../../lib/bus/runtime/episode-readers.js";
+import { line, responseOf } from "../../lib/bus/runtime/json-rpc.js";
+import { ServiceRegistry } from "../../lib/bus/runtime/services.js";
+import { flowPlugin } from "../../lib/plugins/flow/flow-plugin.js";
+import { sortedJson } from "../../lib/util/sorted-json.js";
+
+const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"] });
+const PER_CALL = 8;
+
+function binder(flow: Flow, at: DecisionEpisode): BindFn {
+  const bind = explainingBinderIn(flow, at.view);
+  return (tool) => {
+    const b = bind(tool);
+    return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
+  };
+}
+
+function decide(flow: Flow, at: DecisionEpisode, decider: DeciderName, threshold: number): Next {
+  return nextLocal({ flow, at, taskId: "s", decider, threshold, bind: binder(flow, at) });
+}
+
+interface Shape {
+  seed: number;
+  /** Calls sent before the first answer is awaited: how long turns grow. */
+  window: number;
+  /** How many distinct customers and orders the session asks about: how often calls repeat. */
+  customers: number;
+  calls: number;
+  firstFold: number;
+  /** How many of the agent's calls read a customer's record (whose orders a binding takes, newest first). */
+  records: number;
+}
+
+interface Served {
+  decisions: number;
+  lookups: number;
+  folds: number;
+}
+
+/** One session of `shape`: every decision from the followed session and from the whole Episode, compared as log lines. */
+function serve(flow: Flow, decider: DeciderName, threshold: number, shape: Shape, out: Served): void {
+  const next = seededRandom(shape.seed);
+  const world = retailWorld(emptyListing());
+  const whole = new SessionLog(HEADER, undefined);
+  whole.keepWhole(true);
+  const kept = new SessionLog(HEADER, undefined);
+  const followed = new FollowedEpisode(contextLength(flow), () => kept.episode(), shape.firstFold);
+  kept.followTurns(followed);
+  kept.keepWhole(false);
+  const live = new LiveDecisions(() => followed.episode(), undefined, () => followed.generation);
+  let t = 0;
+  let own = 0;
+  let id = 0;
+  const add = (from: Peer, message: unknown): void => {
+    const f = frame(from, (t += 10), Buffer.from(JSON.stringify(message)));
+    whole.add(f);
+    kept.add(frame(from, t, f.bytes));
+  };
+  const request = (callId: number | string, name: string, args: object) => ({ jsonrpc: "2.0", id: callId, method: "tools/call", params: { name, arguments: args } });
+  const answer = (req: object): void => {
+    const a = answerMessage(JSON.stringify(req), world);
+    if (a !== undefined) add("server", a.message);
+  };
+
+  /** The flow's run after the agent's call `after` returned: decide, look up, decide again, as the plugin does. */
+  const run = (after: string): void => {
+    let at = after;
+    for (let step = 0; step < PER_CALL; step++) {
+      const want = decisionAfter(whole.episode(), at);
+      const got = live.after(at);
+      assert.deepEqual(got.last, want.last, `seed ${shape.seed}, after ${after}: the last step`);
+      if (want.last?.kind !== "call") return;
+      // The steps the habit reads, with their outputs: a fold keeps each of them.
+      const k = contextLength(flow);
+      assert.deepEqual(got.recent(k), want.recent(k), `seed ${shape.seed}, after ${at}: the last ${k} steps`);
+      const g = decide(flow, got, decider, threshold);
+      const w = decide(flow, want, decider, threshold);
+      const fields = { after, address: `decide#${step}`, ms: 0 };
+      assert.equal(decisionLine(g, fields), decisionLine(w, fields), `seed ${shape.seed}, after ${after}, decide#${step}`);
+      out.decisions++;
+      if (g.proposal.action !== "lookup") return;
+      out.lookups++;
+      const req = request(`stretto-${++own}`, g.proposal.tool, g.proposal.arguments);
+      add("proxy", req);
+      answer(req);
+      at = `stretto-${own}`;
+    }
+  };
+
+  const pending: object[] = [];
+  const agentCall = (): void => {
+    const k = 1 + Math.floor(next() * shape.customers);
+    const r = next();
+    const [name, args] =
+      r < shape.records
+        ? ["get_user_details", { user_id: `user_${k}` }]
+        : r < 0.75
+          ? ["get_order_details", { order_id: `#W${k}${next() < 0.5 ? "a" : "b"}` }]
+          : r < 0.9
+            ? ["find_user_id_by_email", { email: `c${k}@example.com` }]
+            : r < 0.95
+              ? ["get_product_details", { product_id: "6086499569" }]
+              : ["cancel_pending_order", { order_id: `#W${k}b`, reason: "no longer needed" }];
+    const req = request(++id, name, args);
+    add("client", req);
+    pending.push(req);
+  };
+  const answerOne = (): void => {
+    // Answers come in any order, as a server working calls in parallel sends them.
+    const i = Math.floor(next() * Math.min(pending.length, 4));
+    const req = pending.splice(pending.length - 1 - i, 1)[0]! as { id: number };
+    answer(req);
+    run(String(req.id));
+  };
+
+  let sent = 0;
+  while (sent < shape.calls || pending.length > 0) {
+    if (sent < shape.calls && pending.length < shape.window && (pending.length === 0 || next() < 0.6)) {
+      agentCall();
+      sent++;
+    } else answerOne();
+    if (pending.length === 0) {
+      // Between bursts: now and then the customer speaks, or a pause lets the next call start a new turn.
+      if (next() < 0.15) add("context", { role: "user", content: `It is about order #W${1 + Math.floor(next() * shape.customers)}a, please.` });
+      if (next() < 0.3) t += 1000;
+    }
+  }
+  out.folds += followed.generation;
+  assert.equal(kept.retained().events, 0, "the session that follows its turns keeps no history");
+}
+
+describe("served decisions, from the session the flow keeps itself against the whole Episode", function () {
+  let flow: Flow;
+  let reachFlow: Flow;
+  before(function () {
+    const text = requireFixture(this);
+    flow = parseFlow(text);
+    const json = JSON.parse(text) as { habit: { base: unknown } };
+    reachFlow = parseFlow(JSON.stringify({ ...json, reach: json.habit.base }));
+  });
+
+  const shapes = fc.record({
+    seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+    window: fc.integer({ min: 1, max: 40 }),
+    customers: fc.integer({ min: 1, max: 30 }),
+    calls: fc.integer({ min: 20, max: 160 }),
+    firstFold: fc.integer({ min: 2, max: 16 }),
+    records: fc.double({ min: 0.2, max: 0.7, noNaN: true }),
+  });
+
+  for (const [decider, threshold] of [
+    ["habit", 0.1],
+    ["habit", 0.3],
+    ["reach", 0.05],
+  ] as const) {
+    it(`are the same decision lines with ${decider} at ${threshold}, in generated pipelined sessions`, function () {
+      const out: Served = { decisions: 0, lookups: 0, folds: 0 };
+      fc.assert(
+        fc.property(shapes, (shape) => serve(decider === "reach" ? reachFlow : flow, decider, threshold, shape, out)),
+        { numRuns: 25 },
+      );
+      // The sessions folded often, decided often, and looked things up.
+      assert.ok(out.folds > 25, `${out.folds} folds`);
+      assert.ok(out.decisions > 250, `${out.decisions} decisions`);
+      if (threshold < 0.3) assert.ok(out.lookups > 25, `${out.lookups} lookups`);
+    });
+  }
+});
+
+/**
+ * The real flow plugin, in-process over the real `SessionLog` and the session's readers as
+ * active mode wires them, in front of the retail world: with `followTurns` (the flow keeps
+ * the session itself) and without (it reads the whole Episode), the same flow log and the
+ * same lines to the host, and the live Episode keeps nothing in the first.
+ */
+async function pluginSession(follow: boolean, bursts: readonly number[], seed: number): Promise<{ host: string[]; flowLog: string[]; retained: number }> {
+  const flow = parseFlow(readFileSync(FIXTURE_PATH, "utf8"));
+  const world = retailWorld(emptyListing());
+  const log = new SessionLog(HEADER, undefined);
+  const readers = new EpisodeReaders(log, false);
+  const answerOf = (bytes: Buffer): Buffer => Buffer.from(`${sortedJson(answerMessage(bytes.toString("utf8"), world)!.message)}\n`);
+  const services = new ServiceRegistry();
+  const flowLog: string[] = [];
+  let own = 0;
+  const base: PluginContext = {
+    clock: { now: () => 0, startedUnixMs: 0 },
+    domain: "retail",
+    session: "s",
+    hostSession: undefined,
+    frames$: log.frames$,
+    toClient: (bytes) => log.add(frame("proxy", 0, bytes)),
+    request(method, params): Promise<OwnAnswer> {
+      const bytes = line({ jsonrpc: "2.0", id: `stretto-${++own}`, method, params });
+      log.add(frame("proxy", 0, bytes));
+      return new Promise((resolve) =>
+        setImmediate(() => {
+          const f = frame("server", 0, answerOf(bytes));
+          log.add(f);
+          resolve({ kind: "answer", response: responseOf(f)!, frame: f });
+        }),
+      );
+    },
+    nextOwnId: () => `stretto-${own + 1}`,
+    log: (from, bytes) => log.add(frame(from, 0, bytes)),
+    episode: () => log.episode(),
+    followEpisode: (follower) => log.follow(follower),
+    ...(follow ? { followTurns: (follower: TurnFollower) => log.followTurns(follower) } : {}),
+    say: () => {},
+    serverOpen: () => true,
+    provide: (key, service) => services.provide(key, service),
+    service: (key) => services.get(key),
+  };
+  const sink = { write: (l: string) => flowLog.push(l.replace(/"ms":[^,}]+/, '"ms":0')) };
+  const plugin = await flowPlugin({ flow, decider: "habit", threshold: 0.1, perSession: 100_000, log: () => sink })(readers.contextFor(base, 0));
+  readers.settle([plugin]);
+  const host: string[] = [];
+  let answered = 0;
+  let wake: (() => void) | undefined;
+  const client$ = new Subject<Frame>();
+  const server$ = new Subject<Frame>();
+  client$.pipe(plugin.client!).subscribe((f) =>
+    setImmediate(() => {
+      const back = frame("server", 0, answerOf(f.bytes));
+      log.add(back);
+      server$.next(back);
+    }),
+  );
+  server$.pipe(plugin.server!).subscribe((f) => {
+    if (f.from === "proxy") log.add(f);
+    host.push(f.bytes.toString("utf8"));
+    answered++;
+    wake?.();
+  });
+  const send = (message: object): void => {
+    const f = frame("client", 0, line({ jsonrpc: "2.0", ...message }));
+    log.add(f);
+    client$.next(f);
+  };
+  const until = (n: number): Promise<void> =>
+    answered >= n
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          wake = () => {
+            if (answered >= n) resolve();
+          };
+        });
+  send({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } } });
+  await until(1);
+  const next = seededRandom(seed);
+  let id = 0;
+  for (const size of bursts) {
+    for (let i = 0; i < size; i++) {
+      const k = 1 + Math.floor(next() * 6);
+      const call = next() < 0.5 ? { name: "get_user_details", arguments: { user_id: `user_${k}` } } : { name: "get_order_details", arguments: { order_id: `#W${k}a` } };
+      send({ id: ++id, method: "tools/call", params: call });
+    }
+    await until(id + 1);
+  }
+  return { host, flowLog, retained: log.retained().events };
+}
+
+describe("the flow plugin keeping the session itself", function () {
+  before(function () {
+    requireFixture(this);
+  });
+
+  it("logs the same decisions and sends the host the same lines as when it reads the whole Episode, and the session keeps no history", async function () {
+    // Bursts long enough to fold (FOLD_AT calls and more in one turn), and short ones.
+    const bursts = [3, 1, 1100, 2, 2300, 1, 40];
+    const kept = await pluginSession(true, bursts, 7);
+    const whole = await pluginSession(false, bursts, 7);
+    assert.equal(kept.flowLog.length, whole.flowLog.length);
+    assert.deepEqual(kept.flowLog, whole.flowLog);
+    assert.deepEqual(kept.host, whole.host);
+    assert.ok(kept.flowLog.some((l) => l.includes('"action":"lookup"')), "the flow looked things up");
+    assert.equal(kept.retained, 0);
+    assert.ok(whole.retained > 3000, `the whole Episode holds ${whole.retained} events`);
+  });
+});
