@@ -18,8 +18,8 @@ import { SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { answerMessage } from "../../lib/demo/answer.js";
 import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
-import { explainingBinderIn } from "../../lib/flow/bind/index.js";
-import { contextLength, decisionAfter, decisionLine, FollowedEpisode, LiveDecisions, nextLocal, type BindFn, type DecisionEpisode, type DeciderName, type Next } from "../../lib/flow/decide/index.js";
+import { decide } from "./decide-locally.js";
+import { contextLength, decisionAfter, decisionLine, FollowedEpisode, LiveDecisions, type DeciderName } from "../../lib/flow/decide/index.js";
 import { parseFlow } from "../../lib/flow/ir/load-flow.js";
 import type { Flow } from "../../lib/flow/ir/flow-types.js";
 import { seededRandom } from "../../lib/flow/program/seeded-random.js";
@@ -39,17 +39,6 @@ import { sortedJson } from "../../lib/util/sorted-json.js";
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"] });
 const PER_CALL = 8;
 
-function binder(flow: Flow, at: DecisionEpisode): BindFn {
-  const bind = explainingBinderIn(flow, at.view);
-  return (tool) => {
-    const b = bind(tool);
-    return b.ok ? { ok: true, arguments: b.args, chance: b.chance } : { ok: false, why: b.why };
-  };
-}
-
-function decide(flow: Flow, at: DecisionEpisode, decider: DeciderName, threshold: number): Next {
-  return nextLocal({ flow, at, taskId: "s", decider, threshold, bind: binder(flow, at) });
-}
 
 interface Shape {
   seed: number;
