@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parse, type ParseError } from "jsonc-parser";
+import { parseTree, type Node, type ParseError } from "jsonc-parser";
 import { HOSTS, mergeConfig, serverEntry, serversKey, type Setup } from "../../lib/init/index.js";
 import { assertInsertion } from "./init-helpers.js";
 
@@ -50,6 +50,17 @@ function fileText(extra: Record<string, unknown>, key: string, servers: Record<s
   return `{${eol}${props.join(`,${eol}`)}${s.trailingComma ? "," : ""}${eol}}${eol}`;
 }
 
+/**
+ * A JSONC tree as a value whose keys are all own keys, `__proto__` included, as `JSON.parse`
+ * makes them (jsonc-parser's `parse` assigns keys, so it drops a `__proto__` key).
+ */
+function ownValue(node: Node | undefined): unknown {
+  if (node === undefined) return undefined;
+  if (node.type === "object") return Object.fromEntries((node.children ?? []).map((p) => [p.children![0]!.value as string, ownValue(p.children![1])]));
+  if (node.type === "array") return (node.children ?? []).map(ownValue);
+  return node.value as unknown;
+}
+
 describe("stretto init --write merges into a host's file", () => {
   it("inserts the entry and keeps every other byte, whatever the layout (property)", () => {
     fc.assert(
@@ -68,7 +79,7 @@ describe("stretto init --write merges into a host's file", () => {
           if (merged.kind !== "added") return;
           assertInsertion(before, merged.text);
           const errors: ParseError[] = [];
-          const read = parse(merged.text, errors, { allowTrailingComma: true }) as unknown;
+          const read = ownValue(parseTree(merged.text, errors, { allowTrailingComma: true }));
           assert.deepEqual(errors, []);
           assert.deepEqual(read, JSON.parse(JSON.stringify({ ...extra, [key]: { ...servers, [domain]: serverEntry(setup(host, domain), true) } })));
         },
