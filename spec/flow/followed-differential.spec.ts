@@ -18,12 +18,11 @@ import { SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { answerMessage } from "../../lib/demo/answer.js";
 import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
-import { decide } from "./decide-locally.js";
+import { decide, HEADER, PER_CALL } from "./decide-locally.js";
 import { contextLength, decisionAfter, decisionLine, FollowedEpisode, LiveDecisions, type DeciderName } from "../../lib/flow/decide/index.js";
 import { parseFlow } from "../../lib/flow/ir/load-flow.js";
 import type { Flow } from "../../lib/flow/ir/flow-types.js";
 import { seededRandom } from "../../lib/flow/program/seeded-random.js";
-import { logHeader } from "../../lib/record/log-header.js";
 import type { Peer } from "../../lib/trace/log-types.js";
 import { FIXTURE_PATH, requireFixture } from "./flow-fixture.js";
 import { readFileSync } from "node:fs";
@@ -35,10 +34,6 @@ import { line, responseOf } from "../../lib/bus/runtime/json-rpc.js";
 import { ServiceRegistry } from "../../lib/bus/runtime/services.js";
 import { flowPlugin } from "../../lib/plugins/flow/flow-plugin.js";
 import { sortedJson } from "../../lib/util/sorted-json.js";
-
-const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"] });
-const PER_CALL = 8;
-
 
 interface Shape {
   seed: number;

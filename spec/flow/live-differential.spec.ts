@@ -12,21 +12,15 @@ import assert from "node:assert/strict";
 import { answerMessage } from "../../lib/demo/answer.js";
 import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
-import { decide } from "./decide-locally.js";
+import { decide, HEADER, PER_CALL } from "./decide-locally.js";
 import { decisionAfter, decisionLine, LiveDecisions, type DeciderName } from "../../lib/flow/decide/index.js";
 import { parseFlow } from "../../lib/flow/ir/load-flow.js";
 import type { Flow } from "../../lib/flow/ir/flow-types.js";
-import { logHeader } from "../../lib/record/log-header.js";
 import type { Json } from "../../lib/trace/json.js";
 import type { Peer } from "../../lib/trace/log-types.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";
 import { requireFixture } from "./flow-fixture.js";
 import { seededRandom } from "../../lib/flow/program/seeded-random.js";
-
-const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"] });
-const PER_CALL = 8;
-
-
 
 interface Served {
   decisions: number;
