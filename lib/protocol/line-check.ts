@@ -80,7 +80,7 @@ function quickCheck(text: string, parsed: unknown): LineCheck | undefined {
     }
   }
   const scan = quickScan(text);
-  if (scan === undefined || !sameKeyCount(value, scan.keys)) return undefined;
+  if (scan === undefined || (!scan.keysDistinct && !sameKeyCount(value, scan.keys))) return undefined;
   // (The scan is the scanner's until the next line: read it here, keep none of it.)
   const count = scan.batch ? (value as unknown[]).length : 1;
   if (count !== scan.count) return undefined;

@@ -2,7 +2,8 @@
  * The strict check's fast path: one pass over the text of a line that `JSON.parse` has
  * already read, finding what `JSON.parse` cannot see (the depth, where each message sits
  * and how its `id` is written, and how many keys the text writes: a key written twice in
- * one object leaves the parsed value one key short, which {@link sameKeyCount} tells). It
+ * one object leaves the parsed value one key short, which {@link sameKeyCount} tells, unless
+ * the scan could compare each object's keys as written and found none twice). It
  * only has to say "clean" or "ask the full scan": text that parsed is JSON by the grammar
  * the full scan also applies (same whitespace, escapes and numbers), so a clean answer here
  * is the answer the full scan would give, and anything else goes to it.
@@ -28,10 +29,22 @@ export interface QuickScan {
   readonly mayBeUnreadable: boolean;
   /** How many keys the text writes, in all its objects (see {@link sameKeyCount}). */
   readonly keys: number;
+  /**
+   * Whether every object's keys were compared as written and none repeats: no key holds an
+   * escape (two spellings of one key) and no object has more than MAX_KEYS_COMPARED. Then no
+   * key is written twice, and the count need not be checked against the parsed value.
+   */
+  readonly keysDistinct: boolean;
 }
 
 /** Deeper than this, the full scan decides (its limit, with room for the batch). */
 const MAX_DEPTH = 100;
+
+/**
+ * An object with more keys than this has them counted against the parsed value instead of
+ * compared with each other (comparing costs the square of the keys).
+ */
+const MAX_KEYS_COMPARED = 16;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -49,10 +62,20 @@ interface OpenPart {
 }
 
 /** What each scan returns (see {@link QuickScan}). */
-const found = { batch: false, parts: [] as QuickPart[], count: 0, mayBeUnreadable: false, keys: 0 };
+const found = { batch: false, parts: [] as QuickPart[], count: 0, mayBeUnreadable: false, keys: 0, keysDistinct: false };
 
 /** Per open container (by depth): 1 for an object, 0 for an array. */
 const open = new Uint8Array(MAX_DEPTH + 2);
+
+/**
+ * The keys of the open objects as written, where each begins (at its opening quote) and its
+ * length with the quotes: each object's keys follow those of the objects it is in, from
+ * `keysFrom[depth]` on. A key is compared with those of its object before it, without making
+ * a string of any.
+ */
+const keyAt = new Int32Array((MAX_DEPTH + 2) * MAX_KEYS_COMPARED);
+const keyLength = new Int32Array((MAX_DEPTH + 2) * MAX_KEYS_COMPARED);
+const keysFrom = new Int32Array(MAX_DEPTH + 2);
 
 /**
  * The parts of the scan under way, reused from scan to scan (the first `count` are this
@@ -81,8 +104,10 @@ export function quickScan(text: string): QuickScan | undefined {
   let idNext = false;
   let idStart = -1;
   let idDepth = -1;
-  // How many keys are written so far.
+  // How many keys are written so far; how many of the open objects' keys are kept, and whether all could be compared.
   let keys = 0;
+  let keyTop = 0;
+  let keysDistinct = true;
   let expectKey = false;
   let mayBeUnreadable = false;
   // Where the next backslash is (-1: none left), found again only once passed.
@@ -117,11 +142,28 @@ export function quickScan(text: string): QuickScan | undefined {
       if (expectKey && depth > 0 && open[depth - 1] === 1) {
         keys++;
         expectKey = false;
+        if (escaped) keysDistinct = false;
+        else if (keysDistinct) {
+          const from = keysFrom[depth - 1]!;
+          if (keyTop - from >= MAX_KEYS_COMPARED) keysDistinct = false;
+          else {
+            const length = i + 1 - start;
+            for (let k = from; k < keyTop; k++) {
+              // The same key written twice: the full scan words it.
+              if (keyLength[k] === length && sameText(text, keyAt[k]!, start, length)) return undefined;
+            }
+            keyAt[keyTop] = start;
+            keyLength[keyTop] = length;
+            keyTop++;
+          }
+        }
         if (depth === messageDepth) {
           // A message's key written with an escape might be `id`: the full scan reads it.
           if (escaped) return undefined;
           idNext = i - start === 3 && text.charCodeAt(start + 1) === 0x69 /* i */ && text.charCodeAt(start + 2) === 0x64; /* d */
         }
+        // The colon that most often follows is passed here, not by a turn of the loop.
+        if (text.charCodeAt(i + 1) === COLON) i++;
         continue;
       }
       if (depth === partDepth) return undefined;
@@ -142,6 +184,7 @@ export function quickScan(text: string): QuickScan | undefined {
         idNext = false;
       }
       if (depth >= MAX_DEPTH) return undefined;
+      keysFrom[depth] = keyTop;
       open[depth++] = c === OPEN_BRACE ? 1 : 0;
       expectKey = c === OPEN_BRACE;
       continue;
@@ -149,6 +192,8 @@ export function quickScan(text: string): QuickScan | undefined {
       if (depth === 1 && batch) break;
       depth--;
       expectKey = false;
+      // The object's keys are let go (an array's start where it began: nothing to let go).
+      keyTop = keysFrom[depth]!;
       // A container ends: an id's, or a message's.
       const part = parts[count - 1]!;
       if (idStart !== -1 && idDepth === depth) {
@@ -174,6 +219,11 @@ export function quickScan(text: string): QuickScan | undefined {
       parts[count - 1]!.idText ??= text.slice(start, i + 1);
       idNext = false;
     }
+    // And the comma that most often follows a value (inside a message, so in a container).
+    if (text.charCodeAt(i + 1) === COMMA) {
+      expectKey = open[depth - 1] === 1;
+      i++;
+    }
   }
   if (count === 0) return undefined;
   found.batch = batch;
@@ -181,6 +231,7 @@ export function quickScan(text: string): QuickScan | undefined {
   found.count = count;
   found.mayBeUnreadable = mayBeUnreadable;
   found.keys = keys;
+  found.keysDistinct = keysDistinct;
   return found;
 }
 
@@ -202,6 +253,12 @@ function countKeys(v: unknown, depth: number): number {
   }
   for (const k in v) n += 1 + countKeys((v as Record<string, unknown>)[k], depth + 1);
   return n;
+}
+
+/** Whether the `length` characters at `a` and at `b` are the same (the quotes, which match, compared too). */
+function sameText(text: string, a: number, b: number, length: number): boolean {
+  for (let k = 1; k < length - 1; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
+  return true;
 }
 
 /** Whether the number at `start`…`end` has an exponent (only such a number, or a very long one, can pass a double). */

@@ -36,6 +36,24 @@ const line = fc
   )
   .map((text) => Buffer.from(`${text}\n`));
 
+/**
+ * Objects written with keys from a small pool, so that a key often comes twice: spelled alike,
+ * spelled with an escape (`"\u0061"` is `"a"`), alike but for one character, `__proto__`, the
+ * empty key, and enough distinct ones for an object to pass the keys the scan compares.
+ */
+const KEYS = ['"a"', '"b"', '"ab"', '"ba"', '"\\u0061"', '"a\\""', '"id"', '"__proto__"', '""', ...Array.from({ length: 20 }, (_, k) => `"k${k}"`)];
+const keyed = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: "small" }, fc.constantFrom("1", '"a"', "null", "[]"), tie("object"), tie("array")),
+  array: fc.array(tie("value"), { maxLength: 3 }).map((vs) => `[${vs.join(",")}]`),
+  object: fc.array(fc.tuple(fc.constantFrom(...KEYS), tie("value")), { maxLength: 20 }).map((kvs) => `{${kvs.map(([k, v]) => `${k}:${String(v)}`).join(",")}}`),
+})).object;
+const keyedLine = fc
+  .tuple(keyed, keyed, fc.boolean())
+  .map(([a, b, batch]) => {
+    const m = (params: string, id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
+    return Buffer.from(`${batch ? `[${m(a, 1)},${m(b, 2)}]` : m(a, 1)}\n`);
+  });
+
 describe("the strict check's fast path", () => {
   it("gives the full scan's verdict on the mutations of a refused call (600 lines)", () => {
     fc.assert(
@@ -56,6 +74,27 @@ describe("the strict check's fast path", () => {
       }),
       { numRuns: 2000, seed: 20261203 },
     );
+  });
+
+  it("gives the full scan's verdict on objects whose keys come twice, written alike or not (2,000 lines)", () => {
+    fc.assert(
+      fc.property(keyedLine, (l) => {
+        assert.deepStrictEqual(checkLine(l), fullVerdict(l));
+      }),
+      { numRuns: 2000, seed: 20261204 },
+    );
+  });
+
+  it("refuses a key written twice and passes keys that only look alike, in any object of the line", () => {
+    const call = (args: string) => Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":${args}}}\n`);
+    const seventeen = Array.from({ length: 17 }, (_, k) => `"k${k}":${k}`).join(",");
+    const twice = ['{"a":1,"b":2,"a":3}', '{"a":1,"\\u0061":2}', `{${seventeen},"k3":3}`, `{${seventeen},"k16":3}`, '{"x":{"a":1,"a":2}}', '{"x":[{"b":1},{"c":1,"c":2}]}'];
+    for (const args of twice) {
+      const check = checkLine(call(args));
+      assert.ok(!check.ok && check.code === -32600 && /appears twice/.test(check.why), args);
+    }
+    const alike = ['{"ab":1,"ba":2,"aa":3,"bb":4}', '{"x":{"a":1},"a":2}', '{"a":{"a":{"a":1}},"b":{"a":1}}', '{"x":[{"a":1},{"a":1}],"a":1}', `{${seventeen}}`, '{"k":1,"k ":2,"k\\"":3}'];
+    for (const args of alike) assert.ok(checkLine(call(args)).ok, args);
   });
 
   it("reads a value already parsed instead of parsing again, with the same verdict", () => {
