@@ -53,6 +53,45 @@ export interface Frame {
   [REFUSAL]?: boolean;
 }
 
+/**
+ * A whole line as a source read it: a part of the read that brought it, whose `bytes` (a view
+ * of that read) are made when first asked for. On guard mode's path no one asks: the strict
+ * check and the parse decode the line from the read, and the sinks merge the lines of a read
+ * by where they lie in it (`readOf`), so a line costs no typed array of its own (making one
+ * costs as much as the strict check's key comparisons).
+ */
+class ReadLine implements Frame {
+  readonly end = true;
+  [PARSED]: unknown = undefined;
+  [CHECKED]: LineCheck | undefined = undefined;
+  [ON_HANDLED]: ((how: Handled) => void) | undefined = undefined;
+  [REFUSAL]: boolean | undefined = undefined;
+  private view: Buffer | undefined = undefined;
+
+  constructor(
+    readonly from: Sender,
+    readonly tMs: number,
+    /** The read, and where in it the line begins and ends (its `\n` included). */
+    readonly read: Buffer,
+    readonly start: number,
+    readonly stop: number,
+  ) {}
+
+  get bytes(): Buffer {
+    return (this.view ??= this.read.subarray(this.start, this.stop));
+  }
+}
+
+/** A whole line that is bytes `start`…`stop` of `read`, its view made when read (see {@link ReadLine}). */
+export function readLine(from: Sender, tMs: number, read: Buffer, start: number, stop: number): Frame {
+  return new ReadLine(from, tMs, read, start, stop);
+}
+
+/** Where a frame's bytes lie in the read a source made it from, if it was made so (`readLine`). */
+export function readOf(f: Frame): { readonly read: Buffer; readonly start: number; readonly stop: number } | undefined {
+  return f instanceof ReadLine ? f : undefined;
+}
+
 export function frame(from: Sender, tMs: number, bytes: Buffer, end = true): Frame {
   // The slot is there from the start, so every frame has one shape.
   return { from, tMs, bytes, end, [PARSED]: undefined, [CHECKED]: undefined, [ON_HANDLED]: undefined, [REFUSAL]: undefined };

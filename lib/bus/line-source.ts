@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { Observable } from "./rx.js";
 import type { Clock } from "./clock.js";
-import { frame, type Frame, type Sender } from "./frame.js";
+import { frame, readLine, type Frame, type Sender } from "./frame.js";
 import { LineSplitter } from "./line-splitter.js";
 import type { Pressure } from "./pressure.js";
 
@@ -36,7 +36,13 @@ export function lineSource(readable: Readable, options: LineSourceOptions): Obse
     const emit = (pieces: ReturnType<LineSplitter["push"]>) => {
       for (const p of pieces) piece(p.bytes, p.end);
     };
-    const onData = (chunk: Buffer) => splitter.each(chunk, piece);
+    // A line that lies whole in one read (or ends a long line's pieces there), without a view of its own.
+    const line = (read: Buffer, start: number, stop: number): void => {
+      lineFrom ??= options.lineFrom?.() ?? from;
+      subscriber.next(readLine(lineFrom, clock.now(), read, start, stop));
+      lineFrom = undefined;
+    };
+    const onData = (chunk: Buffer) => splitter.eachIn(chunk, line, piece);
     const onEnd = () => {
       emit(splitter.end());
       subscriber.complete();

@@ -30,13 +30,24 @@ export class LineSplitter {
    * found: a source that hands lines on at once makes no list and no object per line.
    */
   each(chunk: Buffer, piece: (bytes: Buffer, end: boolean) => void): void {
+    this.eachIn(chunk, undefined, piece);
+  }
+
+  /**
+   * `each`, handing a line that lies whole in `chunk` to `line` as where it lies (bytes
+   * `start`…`stop`, its `\n` included) rather than as a view of it: a source that makes the
+   * view only when someone reads the line's bytes. What began in an earlier chunk, and the
+   * pieces of a long line, still go to `piece`.
+   */
+  eachIn(chunk: Buffer, line: ((read: Buffer, start: number, stop: number) => void) | undefined, piece: (bytes: Buffer, end: boolean) => void): void {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
       if (nl === -1) break;
-      const tail = chunk.subarray(start, nl + 1);
+      const from = start;
       start = nl + 1;
-      piece(this.takePending(tail), true);
+      if (line !== undefined && this.pending.length === 0) line(chunk, from, start);
+      else piece(this.takePending(chunk.subarray(from, start)), true);
     }
     if (start < chunk.length) {
       this.pending.push(chunk.subarray(start));

@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import type { Observer } from "./rx.js";
-import type { Frame } from "./frame.js";
+import { readOf, type Frame } from "./frame.js";
 import type { Pressure } from "./pressure.js";
 
 export interface WriteSinkOptions {
@@ -32,6 +32,13 @@ export class WriteSink implements Observer<Frame> {
   /** The pending run's memory and where in it the run ends (a Buffer's `buffer` is a getter that calls out of JavaScript: read once per run). */
   private pendingMemory: ArrayBufferLike | undefined;
   private pendingEnd = 0;
+  /**
+   * Or the pending run is of lines a source read (`readOf`): the read, and where in it the run
+   * begins and ends, merged by where they lie without a view of each line or a call for its memory.
+   */
+  private pendingRead: Buffer | undefined;
+  private pendingReadStart = 0;
+  private pendingReadStop = 0;
   /** Earlier runs of this turn that `pending` could not be merged with (a line the proxy composed between). */
   private queued: Buffer[] = [];
   private flushScheduled = false;
@@ -53,7 +60,24 @@ export class WriteSink implements Observer<Frame> {
   }
 
   next(f: Frame): void {
-    this.write(f.bytes);
+    const span = readOf(f);
+    if (span === undefined) this.write(f.bytes);
+    else this.writeRead(span.read, span.start, span.stop);
+  }
+
+  /** `write` of bytes `start`…`stop` of `read` (a line a source read, never empty). */
+  private writeRead(read: Buffer, start: number, stop: number): void {
+    if (this.failed) return;
+    if (this.pendingRead === read && this.pendingReadStop === start) this.pendingReadStop = stop;
+    else {
+      if (this.pending !== undefined || this.pendingRead !== undefined) this.queued.push(this.run());
+      this.pending = undefined;
+      this.pendingMemory = undefined;
+      this.pendingRead = read;
+      this.pendingReadStart = start;
+      this.pendingReadStop = stop;
+    }
+    this.scheduleFlush();
   }
 
   /**
@@ -71,11 +95,16 @@ export class WriteSink implements Observer<Frame> {
     if (p && this.pendingEnd === bytes.byteOffset && this.pendingMemory === bytes.buffer) {
       this.pendingEnd += length;
     } else {
-      if (p) this.queued.push(this.run());
+      if (p !== undefined || this.pendingRead !== undefined) this.queued.push(this.run());
+      this.pendingRead = undefined;
       this.pending = bytes;
       this.pendingMemory = bytes.buffer;
       this.pendingEnd = bytes.byteOffset + length;
     }
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       process.nextTick(this.flush);
@@ -84,6 +113,8 @@ export class WriteSink implements Observer<Frame> {
 
   /** The pending run as one buffer (a view of the read it was sliced from). */
   private run(): Buffer {
+    const r = this.pendingRead;
+    if (r !== undefined) return this.pendingReadStart === 0 && this.pendingReadStop === r.length ? r : r.subarray(this.pendingReadStart, this.pendingReadStop);
     const p = this.pending!;
     const length = this.pendingEnd - p.byteOffset;
     return length === p.length ? p : Buffer.from(p.buffer, p.byteOffset, length);
@@ -91,9 +122,10 @@ export class WriteSink implements Observer<Frame> {
 
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    const p = this.pending === undefined ? undefined : this.run();
+    const p = this.pending === undefined && this.pendingRead === undefined ? undefined : this.run();
     this.pending = undefined;
     this.pendingMemory = undefined;
+    this.pendingRead = undefined;
     if (this.queued.length === 0) {
       if (p) this.writeNow(p);
       return;

@@ -39,29 +39,34 @@ const CR = 0x0d;
  * ids to answer.
  */
 export function checkLine(line: Buffer, parsed?: unknown): LineCheck {
+  return checkLineIn(line, 0, line.length, parsed);
+}
+
+/** `checkLine` of the line that is bytes `start`…`stop` of `read`, read there, with no view of it made. */
+export function checkLineIn(read: Buffer, start: number, stop: number, parsed?: unknown): LineCheck {
   // The line is read up to `end`, without its ending; its bytes are not copied or viewed anew.
-  const end = bodyEnd(line);
-  if (end >= 3 && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) return bad(-32700, "the line begins with a byte order mark", line.subarray(0, end));
-  if (end > constants.MAX_STRING_LENGTH) {
-    if (hasCr(line, end)) return bad(-32700, CR_INSIDE, line.subarray(0, end));
-    if (!isUtf8(line)) return bad(-32700, NOT_UTF8, line.subarray(0, end));
+  const end = bodyEnd(read, start, stop);
+  if (end - start >= 3 && read[start] === 0xef && read[start + 1] === 0xbb && read[start + 2] === 0xbf) return bad(-32700, "the line begins with a byte order mark", read.subarray(start, end));
+  if (end - start > constants.MAX_STRING_LENGTH) {
+    if (hasCr(read, start, end)) return bad(-32700, CR_INSIDE, read.subarray(start, end));
+    if (!isUtf8(read.subarray(start, stop))) return bad(-32700, NOT_UTF8, read.subarray(start, end));
     return { ok: false, code: -32700, why: "the line is too long to check", idTexts: [], batch: false };
   }
   // The body is read as text first: the text has a CR exactly where the bytes do (a decoder
   // never takes an ASCII byte into a character), so the CR is looked for in the text, and the
   // bytes are searched only when they are not UTF-8 (a CR is still told first).
-  const text = utf8Text(line, end);
-  if (text === undefined) return bad(-32700, hasCr(line, end) ? CR_INSIDE : NOT_UTF8, line.subarray(0, end));
-  if (text.indexOf("\r") !== -1) return bad(-32700, CR_INSIDE, line.subarray(0, end));
+  const text = utf8Text(read, end, start);
+  if (text === undefined) return bad(-32700, hasCr(read, start, end) ? CR_INSIDE : NOT_UTF8, read.subarray(start, end));
+  if (text.indexOf("\r") !== -1) return bad(-32700, CR_INSIDE, read.subarray(start, end));
   return quickCheck(text, parsed) ?? fullCheck(text);
 }
 
 const CR_INSIDE = "a carriage return inside the line (only a line's last \\r\\n may hold one)";
 const NOT_UTF8 = "the line is not valid UTF-8";
 
-/** Whether the body (the line up to `end`) holds a carriage return. */
-function hasCr(line: Buffer, end: number): boolean {
-  const cr = line.indexOf(CR);
+/** Whether the body (`start`…`end` of `read`) holds a carriage return. */
+function hasCr(read: Buffer, start: number, end: number): boolean {
+  const cr = read.indexOf(CR, start);
   return cr !== -1 && cr < end;
 }
 
@@ -177,12 +182,12 @@ function unreadableValue(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Where the line's body ends: before its `\n` and the `\r` of a CRLF ending. */
-function bodyEnd(line: Buffer): number {
-  let end = line.length;
-  if (end > 0 && line[end - 1] === LF) {
+/** Where the line's body (`start`…`stop` of `read`) ends: before its `\n` and the `\r` of a CRLF ending. */
+function bodyEnd(read: Buffer, start: number, stop: number): number {
+  let end = stop;
+  if (end > start && read[end - 1] === LF) {
     end--;
-    if (end > 0 && line[end - 1] === CR) end--;
+    if (end > start && read[end - 1] === CR) end--;
   }
   return end;
 }

@@ -186,9 +186,14 @@ export class EpisodeBuilder {
    * while no call awaits one. `undefined` when the message must be parsed to tell.
    */
   wantsLine(from: Peer, line: Uint8Array): false | undefined {
-    if (from === "server") return this.pending.size === 0 ? false : undefined;
+    if (from === "server") return this.awaitsNoAnswer() ? false : undefined;
     if (from !== "client" || (this.clientName === undefined && this.metaClientName === undefined)) return undefined;
     return EPISODE_METHODS.some((m) => mayHoldText(line, m)) ? undefined : false;
+  }
+
+  /** Whether no call awaits an answer: then no server line could change the episode (`wantsLine`). */
+  awaitsNoAnswer(): boolean {
+    return this.pending.size === 0;
   }
 
   message(tMs: number, from: Peer, m: Json): void {

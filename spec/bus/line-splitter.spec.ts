@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { LineSplitter } from "../../lib/bus/line-splitter.js";
 
 const b = (s: string | number[]) => (typeof s === "string" ? Buffer.from(s, "latin1") : Buffer.from(s));
@@ -10,6 +11,37 @@ function splitAll(chunks: Buffer[], limit?: number) {
 }
 
 describe("LineSplitter", () => {
+  it("hands the same lines and pieces whether a line that lies whole in a read is handed as where it lies or as a view (500 inputs)", () => {
+    const input = fc.array(fc.oneof(fc.constantFrom("\n", "\r\n", "a", "{}", "\xff"), fc.string({ maxLength: 40 })), { maxLength: 30 }).map((parts) => b(parts.join("")));
+    fc.assert(
+      fc.property(input, fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 10 }), fc.constantFrom(0, 5, 1 << 20), (bytes, sizes, limit) => {
+        const chunks: Buffer[] = [];
+        for (let at = 0, k = 0; at < bytes.length; k++) {
+          const n = sizes[k % sizes.length]!;
+          chunks.push(bytes.subarray(at, at + n));
+          at += n;
+        }
+        const viewed = new LineSplitter(limit);
+        const expected: Array<[string, boolean]> = [];
+        for (const c of chunks) viewed.each(c, (p, end) => expected.push([p.toString("latin1"), end]));
+        const placed = new LineSplitter(limit);
+        const got: Array<[string, boolean]> = [];
+        for (const c of chunks) {
+          placed.eachIn(
+            c,
+            (read, start, stop) => {
+              assert.equal(read, c, "a line is handed in the read that brought it");
+              got.push([read.subarray(start, stop).toString("latin1"), true]);
+            },
+            (p, end) => got.push([p.toString("latin1"), end]),
+          );
+        }
+        assert.deepEqual(got, expected);
+      }),
+      { numRuns: 500, seed: 20261204 },
+    );
+  });
+
   it("splits on \\n only and keeps every byte: CRLF, invalid UTF-8, a last line without \\n", () => {
     const input = b([...b('{"a":1}\r\n'), 0xff, 0xfe, ...b(" x\n"), ...b("\n"), ...b("last")]);
     const pieces = splitAll([input]);

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import fc from "fast-check";
 import { WriteSink } from "../../lib/bus/write-sink.js";
+import { frame, readLine } from "../../lib/bus/frame.js";
 
 /** A writable that keeps each chunk it is handed (writev counts each chunk it is handed too). */
 function keeping(): Writable & { chunks: Buffer[] } {
@@ -74,6 +75,33 @@ describe("WriteSink", function () {
         assert.deepEqual(Buffer.concat(w.chunks), Buffer.concat(slices));
       }),
       { numRuns: 200, seed: 20261203 },
+    );
+  });
+
+  it("merges the lines a source read by where they lie, among frames and bytes of the same reads (200 turns)", async function () {
+    // Lines of two reads given as where they lie (`readLine`), the same bytes as frames of views
+    // and as bytes: a line of the other read, or one that does not follow, starts a new run.
+    const reads = [Buffer.from(Array.from({ length: 64 }, (_, i) => i)), Buffer.from(Array.from({ length: 64 }, (_, i) => 100 + i))];
+    const given = fc
+      .tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 63 }), fc.integer({ min: 1, max: 8 }), fc.constantFrom("line", "frame", "bytes"))
+      .map(([r, at, n, how]) => ({ read: reads[r]!, start: at, stop: Math.min(64, at + n), how }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(given, { maxLength: 12 }), fc.integer({ min: 0, max: 12 }), async (items, turnAt) => {
+        const w = keeping();
+        const sink = new WriteSink(w);
+        for (let i = 0; i < items.length; i++) {
+          const { read, start, stop, how } = items[i]!;
+          if (how === "line") sink.next(readLine("server", 0, read, start, stop));
+          else if (how === "frame") sink.next(frame("server", 0, read.subarray(start, stop)));
+          else sink.write(read.subarray(start, stop));
+          // Sometimes a turn ends among them.
+          if (i === turnAt) await new Promise((resolve) => setImmediate(resolve));
+        }
+        sink.complete();
+        await sink.done;
+        assert.deepEqual(Buffer.concat(w.chunks), Buffer.concat(items.map((x) => x.read.subarray(x.start, x.stop))));
+      }),
+      { numRuns: 200, seed: 20261204 },
     );
   });
 

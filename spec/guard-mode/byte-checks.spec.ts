@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { isUtf8 } from "node:buffer";
 import fc from "fast-check";
-import { checkLine } from "../../lib/protocol/line-check.js";
+import { checkLine, checkLineIn } from "../../lib/protocol/line-check.js";
 
 /** Which byte check a line fails first, read on its bytes; undefined when it passes them all. */
 function byteCheck(line: Buffer): string | undefined {
@@ -43,6 +43,19 @@ describe("the strict check's byte checks", () => {
         assert.equal(failed, expected, JSON.stringify([...l]));
       }),
       { numRuns: 3000, seed: 20261203 },
+    );
+  });
+
+  it("give a line read where it lies in a read the verdict they give its own bytes (3,000 lines)", () => {
+    // Around the line, bytes that would change a verdict were they taken for the line's: a byte
+    // order mark, CRs, a newline, invalid UTF-8.
+    const around = fc.array(fc.constantFrom([0xef, 0xbb, 0xbf], [0x0d], [0x0a], [0xff], [0x7b], [0x22]), { maxLength: 4 }).map((bs) => Buffer.from(bs.flat()));
+    fc.assert(
+      fc.property(around, line, around, (before, l, after) => {
+        const read = Buffer.concat([before, l, after]);
+        assert.deepStrictEqual(checkLineIn(read, before.length, before.length + l.length), checkLine(l), JSON.stringify([...read]));
+      }),
+      { numRuns: 3000, seed: 20261204 },
     );
   });
 

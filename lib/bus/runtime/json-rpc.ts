@@ -1,5 +1,5 @@
-import { CHECKED, ON_HANDLED, PARSED, frame as newFrame, type Frame } from "../frame.js";
-import { checkLine, type LineCheck, type WireMessage } from "../../protocol/line-check.js";
+import { CHECKED, ON_HANDLED, PARSED, frame as newFrame, readOf, type Frame } from "../frame.js";
+import { checkLine, checkLineIn, type LineCheck, type WireMessage } from "../../protocol/line-check.js";
 import { toolResultLine } from "../../protocol/compose.js";
 import { mayHoldText } from "../../trace/json.js";
 import { isObject } from "../../util/is-object.js";
@@ -57,7 +57,9 @@ export function jsonOfLate(frame: Frame): unknown {
 /** The line's value, or NOT_JSON for a line that is not (valid UTF-8) JSON. */
 function parsed(frame: Frame): unknown {
   try {
-    const text = utf8Text(frame.bytes);
+    // A line a source read is decoded where it lies in the read, with no view of it made.
+    const span = readOf(frame);
+    const text = span === undefined ? utf8Text(frame.bytes) : utf8Text(span.read, span.stop, span.start);
     return text === undefined ? NOT_JSON : (JSON.parse(text) as unknown);
   } catch {
     return NOT_JSON;
@@ -141,7 +143,10 @@ export function checkOf(f: Frame): LineCheck {
   const known = f[CHECKED];
   if (known !== undefined) return known;
   const parsed = f[PARSED];
-  const check = checkLine(f.bytes, parsed === NOT_JSON ? undefined : parsed);
+  const value = parsed === NOT_JSON ? undefined : parsed;
+  // A line a source read is checked where it lies in the read, with no view of it made.
+  const span = readOf(f);
+  const check = span === undefined ? checkLine(f.bytes, value) : checkLineIn(span.read, span.start, span.stop, value);
   f[CHECKED] = check;
   if (check.ok && parsed === undefined) f[PARSED] = check.batch ? check.messages.map((m) => m.value) : check.messages[0]!.value;
   return check;

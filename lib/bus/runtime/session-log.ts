@@ -230,7 +230,8 @@ export class SessionLog {
    */
   private read(f: Frame, late = false): void {
     // The bytes tell what the Episode would ignore only to spare a parse: none once parsed.
-    if (f[PARSED] === undefined && this.builder.wantsLine(f.from, f.bytes) === false) return;
+    // (A server's line is told by the calls awaiting an answer alone: its bytes are not asked for.)
+    if (f[PARSED] === undefined && (f.from === "server" ? this.builder.awaitsNoAnswer() : this.builder.wantsLine(f.from, f.bytes) === false)) return;
     const value = (late ? jsonOfLate(f) : jsonOf(f)) as Json | undefined;
     if (value !== undefined && this.builder.wants(f.from, value) && (f[CHECKED]?.ok === true || readsBack(value))) {
       // A batch is read message by message (`entry`); one message needs no entry made for it.
