@@ -36,7 +36,7 @@ export function lineSource(readable: Readable, options: LineSourceOptions): Obse
     const emit = (pieces: ReturnType<LineSplitter["push"]>) => {
       for (const p of pieces) piece(p.bytes, p.end);
     };
-    // A line that lies whole in one read (or ends a long line's pieces there), without a view of its own.
+    // A line that lies whole in one read, with nothing of it waiting from an earlier read: no view of its own.
     const line = (read: Buffer, start: number, stop: number): void => {
       lineFrom ??= options.lineFrom?.() ?? from;
       subscriber.next(readLine(lineFrom, clock.now(), read, start, stop));
