@@ -39,17 +39,26 @@ export interface StepCounts {
  */
 export class PackedStepCounts {
   /** In shared memory, so α's grid (alpha-grid.ts) hands it to its helper thread without a copy. */
-  private data = sharedFloats(1024);
+  private data: Float64Array;
   private used = 0;
   /** Entry index + 1 at each slot, 0 where empty; the size a power of two. */
-  private slots = new Int32Array(1024);
+  private slots: Int32Array;
   private readonly bits = new Float64Array(1);
   private readonly words = new Uint32Array(this.bits.buffer);
 
+  /**
+   * `entries` is how many entries there will be at most, when known (one per step): the
+   * numbers are then allocated once, at that size, and never copied into a larger array
+   * (with 100,000 steps each doubling left a dead shared buffer of megabytes behind).
+   */
   constructor(
     /** Numbers per entry's counts: two per level. */
     readonly width: number,
-  ) {}
+    entries = 0,
+  ) {
+    this.data = sharedFloats(Math.max(1024, entries * (width + 1)));
+    this.slots = new Int32Array(Math.max(1024, 2 ** Math.ceil(Math.log2(2 * entries + 1))));
+  }
 
   get length(): number {
     return this.used / (this.width + 1);
@@ -123,7 +132,9 @@ function sharedFloats(n: number): Float64Array {
 /** The counts each step's prediction read, merged where equal (weights add), in first-seen order. */
 export function prequentialCounts(order: number, train: readonly TrainingEpisode[]): PackedStepCounts {
   const tables = Array.from({ length: order + 1 }, () => new CountTable());
-  const out = new PackedStepCounts(2 * (order + 1));
+  let steps = 0;
+  for (const ep of train) steps += ep.actions.length;
+  const out = new PackedStepCounts(2 * (order + 1), steps);
   const counts: number[] = new Array<number>(out.width);
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
@@ -168,12 +179,12 @@ export function logPosterior(steps: StepCountList, logAlpha: number, vocabSize: 
  * crosses it (as the rule takes it). 101 fine points put the median within 5e-5 of a
  * 20,001-point grid's in log α on the bench's sessions (docs/learning.md). Each point
  * costs a pass over the merged step counts, so with many steps the points are shared
- * with a second thread (alpha-grid.ts).
+ * with a second thread (alpha-grid.ts), unless `share` is false.
  */
-export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): number {
+export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number, share = true): number {
   const grid = (xs: number[]): number[] =>
     steps instanceof PackedStepCounts
-      ? logPosteriors(steps.values, steps.width, vocabSize, xs)
+      ? logPosteriors(steps.values, steps.width, vocabSize, xs, share)
       : xs.map((x) => logPosterior(steps, x, vocabSize));
   const coarse = Math.round((GRID_MAX - GRID_MIN) / COARSE_STEP) + 1;
   const cx = Array.from({ length: coarse }, (_, i) => GRID_MIN + i * COARSE_STEP);
