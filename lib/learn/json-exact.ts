@@ -4,7 +4,8 @@
  * That holds for strings (a lone surrogate is written escaped), booleans, null, finite
  * numbers other than -0, and arrays and plain objects of those; anything else (-0, a
  * property holding undefined, a non-finite number, another kind of object, a hole in an
- * array) is not exact, and is reported so rather than guessed at.
+ * array) is not exact, and is reported so rather than guessed at. What neither JSON nor
+ * V8's serializer writes (a symbol key, a non-enumerable property) is not looked at.
  */
 export function isJsonExact(v: unknown): boolean {
   switch (typeof v) {
@@ -19,14 +20,12 @@ export function isJsonExact(v: unknown): boolean {
       if (Array.isArray(v)) {
         if (proto !== Array.prototype) return false;
         for (let i = 0; i < v.length; i++) if (!(i in v) || !isJsonExact(v[i])) return false;
-        // Only the indices: an array's other own properties are not written.
+        // Only the indices and length: JSON would not write an array's other properties.
         return Reflect.ownKeys(v).length === v.length + 1;
       }
       if (proto !== Object.prototype) return false;
-      // Own enumerable string keys are what JSON (and V8's serializer) write: no others.
-      const keys = Object.keys(v);
-      if (Reflect.ownKeys(v).length !== keys.length) return false;
-      for (const k of keys) if (!isJsonExact((v as Record<string, unknown>)[k])) return false;
+      // Both JSON and V8's serializer write an object's own enumerable string keys only.
+      for (const k in v) if (!isJsonExact((v as Record<string, unknown>)[k])) return false;
       return true;
     }
     default:
