@@ -64,6 +64,17 @@ export class PackedStepCounts {
     return this.used / (this.width + 1);
   }
 
+  /** Empty again, keeping its arrays for as many entries as it had room for. */
+  clear(): void {
+    this.used = 0;
+    this.slots.fill(0);
+  }
+
+  /** Whether it has room for `entries` entries without growing. */
+  holdsUpTo(entries: number): boolean {
+    return entries * (this.width + 1) <= this.data.length && 2 * entries < this.slots.length;
+  }
+
   /** The entries' numbers, `width + 1` each. */
   get values(): Float64Array {
     return this.data.subarray(0, this.used);
@@ -129,12 +140,18 @@ function sharedFloats(n: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(n * Float64Array.BYTES_PER_ELEMENT));
 }
 
-/** The counts each step's prediction read, merged where equal (weights add), in first-seen order. */
-export function prequentialCounts(order: number, train: readonly TrainingEpisode[]): PackedStepCounts {
+/**
+ * The counts each step's prediction read, merged where equal (weights add), in first-seen
+ * order; into `reuse` (cleared) when it has room, so that a second α over as many steps
+ * does not leave the first one's megabytes to the collector.
+ */
+export function prequentialCounts(order: number, train: readonly TrainingEpisode[], reuse?: PackedStepCounts): PackedStepCounts {
   const tables = Array.from({ length: order + 1 }, () => new CountTable());
   let steps = 0;
   for (const ep of train) steps += ep.actions.length;
-  const out = new PackedStepCounts(2 * (order + 1), steps);
+  const width = 2 * (order + 1);
+  const out = reuse !== undefined && reuse.width === width && reuse.holdsUpTo(steps) ? reuse : new PackedStepCounts(width, steps);
+  if (out === reuse) out.clear();
   const counts: number[] = new Array<number>(out.width);
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
