@@ -41,17 +41,29 @@ export interface EpisodeBlocks {
   block(i: number): Iterable<Episode>;
 }
 
-/** A store's bytes as another thread receives them (copies: the store keeps its own). */
+/** A store's bytes as another thread receives them. */
 export interface PackedEpisodes {
-  /** The deflated blocks. */
+  /** The deflated blocks, in shared memory: sealed, never written again, so both threads read the same bytes. */
   blocks: Uint8Array[];
-  /** The episodes not yet in a block, serialized and not deflated. */
+  /** The episodes not yet in a block, serialized and not deflated (a copy: the store keeps writing its own). */
   pending: Uint8Array;
   count: number;
 }
 
+/** The buffers of `packed` a message may move (`postMessage`'s transfer list): the pending bytes, not the shared blocks. */
+export function movable(packed: PackedEpisodes): ArrayBuffer[] {
+  return [...packed.blocks, packed.pending].map((b) => b.buffer).filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+}
+
+/** `bytes` copied into shared memory. */
+function shared(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  out.set(bytes);
+  return out;
+}
+
 export class EpisodeStore implements Episodes, EpisodeBlocks {
-  private readonly blocks: Buffer[] = [];
+  private readonly blocks: Uint8Array[] = [];
   /**
    * The episodes not yet in a block, serialized into one buffer reused for every block:
    * an episode's serialized bytes are copied at once and die young, rather than each
@@ -111,9 +123,9 @@ export class EpisodeStore implements Episodes, EpisodeBlocks {
     return episodesIn(i < this.blocks.length ? inflateRawSync(this.blocks[i]!) : Buffer.from(this.pending.subarray(0, this.used)));
   }
 
-  /** The store's bytes, for a thread that reads the same episodes ({@link PackedStore}). */
+  /** The store's bytes, for a thread that reads the same episodes ({@link PackedStore}): its blocks shared, not copied. */
   packed(): PackedEpisodes {
-    return { blocks: this.blocks.map((b) => Uint8Array.from(b)), pending: Uint8Array.from(this.pending.subarray(0, this.used)), count: this.count };
+    return { blocks: [...this.blocks], pending: Uint8Array.from(this.pending.subarray(0, this.used)), count: this.count };
   }
 
   /**
@@ -122,7 +134,7 @@ export class EpisodeStore implements Episodes, EpisodeBlocks {
    */
   append(other: PackedEpisodes): void {
     if (this.inBlock !== 0) throw new Error("a store is appended to only after a whole block");
-    for (const b of other.blocks) this.blocks.push(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    for (const b of other.blocks) this.blocks.push(b.buffer instanceof SharedArrayBuffer ? b : shared(b));
     this.pending = Buffer.alloc(Math.max(1 << 16, other.pending.length));
     this.pending.set(other.pending);
     this.used = other.pending.length;
@@ -139,7 +151,7 @@ export class EpisodeStore implements Episodes, EpisodeBlocks {
 
   /** The pending episodes as one block (each one's size, form and bytes), deflated. */
   private seal(): void {
-    this.blocks.push(deflateRawSync(this.pending.subarray(0, this.used), { level: constants.Z_BEST_SPEED }));
+    this.blocks.push(shared(deflateRawSync(this.pending.subarray(0, this.used), { level: constants.Z_BEST_SPEED })));
     this.used = 0;
     this.inBlock = 0;
   }
