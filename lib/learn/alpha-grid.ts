@@ -100,10 +100,10 @@ function startHelper(): Worker | undefined {
   return helper;
 }
 
-/** The log posterior at each of `xs` over packed entries. */
-export function logPosteriors(values: Float64Array, width: number, vocabSize: number, xs: readonly number[]): number[] {
+/** The log posterior at each of `xs` over packed entries; the helper shares a large grid unless `share` is false. */
+export function logPosteriors(values: Float64Array, width: number, vocabSize: number, xs: readonly number[], share = true): number[] {
   const entries = values.length / (width + 1);
-  const worker = entries * xs.length > SHARE_ABOVE ? startHelper() : undefined;
+  const worker = share && entries * xs.length > SHARE_ABOVE ? startHelper() : undefined;
   if (worker === undefined) return xs.map((x) => packedLogPosterior(values, width, x, vocabSize));
   const shared = (n: number, bytes: number): SharedArrayBuffer => new SharedArrayBuffer(n * bytes);
   const job: GridJob = {

@@ -39,20 +39,40 @@ export interface StepCounts {
  */
 export class PackedStepCounts {
   /** In shared memory, so α's grid (alpha-grid.ts) hands it to its helper thread without a copy. */
-  private data = sharedFloats(1024);
+  private data: Float64Array;
   private used = 0;
   /** Entry index + 1 at each slot, 0 where empty; the size a power of two. */
-  private slots = new Int32Array(1024);
+  private slots: Int32Array;
   private readonly bits = new Float64Array(1);
   private readonly words = new Uint32Array(this.bits.buffer);
 
+  /**
+   * `entries` is how many entries there will be at most, when known (one per step): the
+   * numbers are then allocated once, at that size, and never copied into a larger array
+   * (with 100,000 steps each doubling left a dead shared buffer of megabytes behind).
+   */
   constructor(
     /** Numbers per entry's counts: two per level. */
     readonly width: number,
-  ) {}
+    entries = 0,
+  ) {
+    this.data = sharedFloats(Math.max(1024, entries * (width + 1)));
+    this.slots = new Int32Array(Math.max(1024, 2 ** Math.ceil(Math.log2(2 * entries + 1))));
+  }
 
   get length(): number {
     return this.used / (this.width + 1);
+  }
+
+  /** Empty again, keeping its arrays for as many entries as it had room for. */
+  clear(): void {
+    this.used = 0;
+    this.slots.fill(0);
+  }
+
+  /** Whether it has room for `entries` entries without growing. */
+  holdsUpTo(entries: number): boolean {
+    return entries * (this.width + 1) <= this.data.length && 2 * entries < this.slots.length;
   }
 
   /** The entries' numbers, `width + 1` each. */
@@ -120,10 +140,18 @@ function sharedFloats(n: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(n * Float64Array.BYTES_PER_ELEMENT));
 }
 
-/** The counts each step's prediction read, merged where equal (weights add), in first-seen order. */
-export function prequentialCounts(order: number, train: readonly TrainingEpisode[]): PackedStepCounts {
+/**
+ * The counts each step's prediction read, merged where equal (weights add), in first-seen
+ * order; into `reuse` (cleared) when it has room, so that a second α over as many steps
+ * does not leave the first one's megabytes to the collector.
+ */
+export function prequentialCounts(order: number, train: readonly TrainingEpisode[], reuse?: PackedStepCounts): PackedStepCounts {
   const tables = Array.from({ length: order + 1 }, () => new CountTable());
-  const out = new PackedStepCounts(2 * (order + 1));
+  let steps = 0;
+  for (const ep of train) steps += ep.actions.length;
+  const width = 2 * (order + 1);
+  const out = reuse !== undefined && reuse.width === width && reuse.holdsUpTo(steps) ? reuse : new PackedStepCounts(width, steps);
+  if (out === reuse) out.clear();
   const counts: number[] = new Array<number>(out.width);
   for (const ep of train) {
     ep.actions.forEach((a, t) => {
@@ -168,12 +196,12 @@ export function logPosterior(steps: StepCountList, logAlpha: number, vocabSize: 
  * crosses it (as the rule takes it). 101 fine points put the median within 5e-5 of a
  * 20,001-point grid's in log α on the bench's sessions (docs/learning.md). Each point
  * costs a pass over the merged step counts, so with many steps the points are shared
- * with a second thread (alpha-grid.ts).
+ * with a second thread (alpha-grid.ts), unless `share` is false.
  */
-export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number): number {
+export function posteriorMedianAlpha(steps: StepCountList, vocabSize: number, share = true): number {
   const grid = (xs: number[]): number[] =>
     steps instanceof PackedStepCounts
-      ? logPosteriors(steps.values, steps.width, vocabSize, xs)
+      ? logPosteriors(steps.values, steps.width, vocabSize, xs, share)
       : xs.map((x) => logPosterior(steps, x, vocabSize));
   const coarse = Math.round((GRID_MAX - GRID_MIN) / COARSE_STEP) + 1;
   const cx = Array.from({ length: coarse }, (_, i) => GRID_MIN + i * COARSE_STEP);

@@ -3,6 +3,7 @@
  * vocab, α, code features, the grouped habit, reach, sites and bindings from the successful episodes,
  * assembled into the flow IR with the manifest, contracts and provenance.
  */
+import { availableParallelism } from "node:os";
 import type { Episode, ToolManifest } from "../trace/index.js";
 import { standardProgram } from "../flow/program/index.js";
 import type { Bindings, Flow, ToolKind } from "../flow/ir/index.js";
@@ -86,10 +87,14 @@ function learnParts(input: LearnSource, bindingsHere: boolean): { bindings: Bind
   });
   const vocabSize = vocab.length + 1;
   if (plain.length === 0) throw new LearnError(NO_SUCCESSES);
-  const firstAlpha = input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, plain), vocabSize);
+  // With the bindings on another thread, two cores are busy already: α's helper thread
+  // would only take turns with them, and cost its start and its heap (a third isolate).
+  const share = bindingsHere || availableParallelism() > 2;
+  const counts = input.alpha === undefined ? prequentialCounts(ORDER, plain) : undefined;
+  const firstAlpha = input.alpha ?? posteriorMedianAlpha(counts!, vocabSize, share);
   // The features are searched with the featureless α; the habit then gets the α of the encoded set.
   const { map, train } = learnFeatures(plain, table, firstAlpha, vocabSize, ORDER, GOAL_FREE_GROUP);
-  const alpha = map.fields.size === 0 ? firstAlpha : (input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train), vocabSize));
+  const alpha = map.fields.size === 0 ? firstAlpha : (input.alpha ?? posteriorMedianAlpha(prequentialCounts(ORDER, train, counts), vocabSize, share));
   const writes = new Set([...kinds].filter(([, k]) => k === "write").map(([t]) => ids.get(t)!));
   const habit = fitGrouped(ORDER, alpha, vocabSize, GOAL_FREE_GROUP, train);
   const sites = learnSites(train.map((t) => t.steps), kinds);

@@ -1,9 +1,10 @@
-/** The reading thread of read-thread.ts: reads its run of sessions and posts it back (the blocks moved, not copied). */
+/** The reading thread of read-thread.ts: reads its run of sessions and posts it back (the blocks shared, not copied). */
 import { parentPort } from "node:worker_threads";
 import { errorText } from "../util/error-text.js";
 import { readSessionRun } from "./session-reader.js";
 import { runMessage } from "./sessions-run.js";
 import { FirstPass } from "./first-pass.js";
+import { movable } from "./episode-store.js";
 import type { ReadJob, ReadReply } from "./read-thread.js";
 
 /** How often the thread tells how far it has come. */
@@ -17,8 +18,7 @@ parentPort?.once("message", (job: ReadJob) => {
   readSessionRun(job.paths, job.plans, () => ++n % TELL_EVERY === 0 && post({ read: n }), first && ((ep) => first.add(ep))).then(
     (run) => {
       const message = runMessage(run, first?.digest());
-      const { blocks, pending } = message.packed;
-      post({ ok: true, run: message }, [...blocks, pending].map((b) => b.buffer as ArrayBuffer));
+      post({ ok: true, run: message }, movable(message.packed));
     },
     (e: unknown) => post({ ok: false, error: errorText(e) }),
   );

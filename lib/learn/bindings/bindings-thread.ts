@@ -2,7 +2,7 @@
  * The bindings learned mostly on a second thread while the main thread learns the rest of
  * the flow: they depend only on the successful episodes and the tool kinds, and they are
  * the learner's largest part (the binder's picks after every result). The thread counts
- * the calls from its own copy of the compressed store; the scoring is then shared: the
+ * the calls from the compressed store (its blocks shared, not copied); the scoring is then shared: the
  * main thread, once its own part is learned, takes blocks of episodes from the same
  * counter as the thread (shared-scoring.ts), and the two threads' tallies are added. A
  * thread that cannot start, fails or exits leaves the bindings to be learned here, from
@@ -10,7 +10,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Bindings } from "../../flow/ir/index.js";
-import type { EpisodeBlocks, Episodes } from "../episode-store.js";
+import { movable, type EpisodeBlocks, type Episodes } from "../episode-store.js";
 import { bindingsOf, type BindingsMessage } from "./bindings-message.js";
 import { learnBindings } from "./learn-bindings.js";
 import { addTallies, blockCounter, scoreTakenBlocks, talliesOf, withEmptyTallies, type PickTallies } from "./shared-scoring.js";
@@ -34,7 +34,7 @@ function settled<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (
   return { promise, resolve, reject };
 }
 
-/** `job.packed`'s buffers are moved to the thread (detached here): give it a copy made for it. */
+/** `job.packed`'s pending bytes are moved to the thread (detached here): give it a copy made for it. */
 export function bindingsOnThread(job: Omit<BindingsJob, "counter">, store: Episodes & EpisodeBlocks): BindingsOnThread {
   const counter = blockCounter();
   const counted = settled<Bindings>();
@@ -53,10 +53,8 @@ export function bindingsOnThread(job: Omit<BindingsJob, "counter">, store: Episo
     });
     worker.once("error", fail);
     worker.once("exit", (code) => fail(new Error(`the bindings' thread exited (${code})`)));
-    // The packed store is a copy made for the thread: moved to it, so that this thread does
-    // not keep a second copy of every block through the learning.
-    const moved = new Set<ArrayBuffer>([...job.packed.blocks, job.packed.pending].map((b) => b.buffer as ArrayBuffer));
-    worker.postMessage({ ...job, counter } satisfies BindingsJob, [...moved]);
+    // The blocks are shared with the thread; the pending bytes, a copy made for it, are moved.
+    worker.postMessage({ ...job, counter } satisfies BindingsJob, movable(job.packed));
   } catch (e) {
     fail(e);
   }
