@@ -93,6 +93,23 @@ export class SessionReading {
     keepNewest(this);
   }
 
+  /** The customer's text below and here, last made (see `customerThrough`). */
+  private through: { below: string; here: string; all: string } | undefined;
+
+  /**
+   * The customer's text of the readings below and of this one: the same string while neither
+   * changes, so that the mentions kept for it (`SessionView.mentioned`) are found by a
+   * comparison of references, not of two copies of a long text.
+   */
+  customerThrough(): string {
+    const below = this.base?.customerThrough() ?? "";
+    const t = this.through;
+    if (t !== undefined && t.below === below && t.here === this.customer) return t.all;
+    const all = below + this.customer;
+    this.through = { below, here: this.customer, all };
+    return all;
+  }
+
   /** Outputs read so far, here and below. */
   outputCount(): number {
     return this.outputsRead + (this.base?.outputCount() ?? 0);
@@ -206,9 +223,7 @@ export class SessionView {
     for (let r: SessionReading | undefined = top; r !== undefined; r = r.base) layers.push(r);
     layers.reverse();
     this.layers = layers;
-    let customer = "";
-    for (const r of layers) customer += r.customer;
-    this.customer = customer;
+    this.customer = top.customerThrough();
     // Keeps the instances' V8 map across full collections (see keep-newest.ts).
     keepNewest(this);
   }
