@@ -14,20 +14,14 @@
 import assert from "node:assert/strict";
 import { frame, type Frame } from "../../lib/bus/frame.js";
 import { Subject, type Observable } from "../../lib/bus/rx.js";
-import type { EpisodeFollower, OwnAnswer, Plugin, PluginContext, PluginFactory } from "../../lib/bus/runtime/api.js";
-import { EpisodeReaders } from "../../lib/bus/runtime/episode-readers.js";
-import { line, responseOf } from "../../lib/bus/runtime/json-rpc.js";
-import { ServiceRegistry } from "../../lib/bus/runtime/services.js";
-import { SessionLog } from "../../lib/bus/runtime/session-log.js";
-import { answerMessage } from "../../lib/demo/answer.js";
-import { emptyListing } from "../../lib/demo/worlds/listing.js";
-import { retailWorld } from "../../lib/demo/worlds/retail.js";
+import type { EpisodeFollower, Plugin, PluginFactory } from "../../lib/bus/runtime/api.js";
+import { line } from "../../lib/bus/runtime/json-rpc.js";
 import { parseFlow } from "../../lib/flow/ir/load-flow.js";
 import { flowPlugin } from "../../lib/plugins/flow/flow-plugin.js";
 import { logHeader } from "../../lib/record/log-header.js";
-import { sortedJson } from "../../lib/util/sorted-json.js";
 import { readFileSync } from "node:fs";
 import { FIXTURE_PATH, requireFixture } from "./flow-fixture.js";
+import { inProcessSession } from "./in-process-session.js";
 
 const HEADER = logHeader({ session: "s", startedUnixMs: 0, serverCommand: ["stretto-mcp-demo", "--world", "retail"], domain: "retail" });
 
@@ -63,46 +57,12 @@ interface Outcome {
  * One session of `n` calls through the flow (per-session cap 40, threshold 0.1 as the e2e
  * serves it). `release`: the context offers `releaseEpisode`, as active mode's does; without,
  * the Episode is kept whole whatever the flow says. `others`: plugins set up after the flow.
+ * `followTurns`: the context offers it too, as active mode's does (the flow then keeps the
+ * session itself from the start).
  */
-async function session(n: number, release: boolean, others: PluginFactory[] = []): Promise<Outcome> {
+async function session(n: number, release: boolean, others: PluginFactory[] = [], followTurns = false): Promise<Outcome> {
   const flow = parseFlow(readFileSync(FIXTURE_PATH, "utf8"));
-  const world = retailWorld(emptyListing());
-  const log = new SessionLog(HEADER, undefined);
-  const readers = new EpisodeReaders(log, false);
-  const answer = (bytes: Buffer): Buffer => Buffer.from(`${sortedJson(answerMessage(bytes.toString("utf8"), world)!.message)}\n`);
-  const services = new ServiceRegistry();
-  const flowLog: string[] = [];
-  let own = 0;
-  let lookups = 0;
-  const base: PluginContext = {
-    clock: { now: () => 0, startedUnixMs: 0 },
-    domain: "retail",
-    session: "s",
-    hostSession: undefined,
-    frames$: log.frames$,
-    toClient: (bytes) => log.add(frame("proxy", 0, bytes)),
-    request(method, params): Promise<OwnAnswer> {
-      lookups += 1;
-      const bytes = line({ jsonrpc: "2.0", id: `stretto-${++own}`, method, params });
-      log.add(frame("proxy", 0, bytes));
-      return new Promise((resolve) =>
-        setImmediate(() => {
-          const f = frame("server", 0, answer(bytes));
-          log.add(f);
-          resolve({ kind: "answer", response: responseOf(f)!, frame: f });
-        }),
-      );
-    },
-    nextOwnId: () => `stretto-${own + 1}`,
-    log: (from, bytes) => log.add(frame(from, 0, bytes)),
-    episode: () => log.episode(),
-    followEpisode: (follower) => log.follow(follower),
-    say: (m) => assert.fail(`the flow said: ${m}`),
-    serverOpen: () => true,
-    provide: (key, service) => services.provide(key, service),
-    service: (key) => services.get(key),
-  };
-  const sink = { write: (l: string) => flowLog.push(l.replace(/"ms":[^,}]+/, '"ms":0')) };
+  const { log, readers, base, answerOf: answer, flowLog, sink, lookups: looked } = inProcessSession({ followTurns, say: (m) => assert.fail(`the flow said: ${m}`), header: HEADER });
   const factories = [flowPlugin({ flow, decider: "habit", threshold: 0.1, log: () => sink }), ...others];
   const plugins: Plugin[] = [];
   for (const factory of factories) {
@@ -143,9 +103,9 @@ async function session(n: number, release: boolean, others: PluginFactory[] = []
   let lastLookupAt = -1;
   const calls = conversation(n);
   for (let i = 0; i < calls.length; i++) {
-    const before = lookups;
+    const before = looked();
     await ask({ id: i + 2, method: "tools/call", params: calls[i] });
-    if (lookups > before) lastLookupAt = i;
+    if (looked() > before) lastLookupAt = i;
     retained.push(log.retained().events);
   }
   return { host, flowLog, retained, lastLookupAt, followed: [] };
@@ -178,6 +138,15 @@ describe("a --flow session's memory", function () {
     assert.deepEqual(dropping.retained.slice(0, dropping.lastLookupAt), keeping.retained.slice(0, dropping.lastLookupAt));
     for (let i = dropping.lastLookupAt + 1; i < CALLS; i++) assert.equal(dropping.retained[i], 0, `after call ${i}`);
     assert.ok(keeping.retained[CALLS - 1]! > CALLS, `the whole Episode grows (${keeping.retained[CALLS - 1]} events)`);
+  });
+
+  it("with the turns followed, keeps no history from the start, and decides and answers as a session that keeps it all", async function () {
+    const followed = await session(CALLS, true, [], true);
+    const keeping = await session(CALLS, false);
+    assert.deepEqual(followed.flowLog, keeping.flowLog);
+    assert.deepEqual(followed.host, keeping.host);
+    assert.ok(followed.lastLookupAt > 0, "the flow looked things up");
+    for (let i = 0; i < CALLS; i++) assert.equal(followed.retained[i], 0, `after call ${i}`);
   });
 
   it("keeps the Episode while another plugin reads it whole", async function () {

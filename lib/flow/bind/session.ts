@@ -65,6 +65,13 @@ export class SessionReading {
   given: Set<string> | undefined = undefined;
   outputOf: Map<string, Output> | undefined = undefined;
   private seenHere: Set<string> | undefined = undefined;
+  /** Outputs read here, those a compaction let go included: an output's place (`seq`) never moves. */
+  private outputsRead = 0;
+  /**
+   * The calls read here whose result failed, kept only by a reading that is compacted
+   * (compact-reading.ts), until it is: a failed call never returns anything.
+   */
+  failedCalls: Set<string> | undefined = undefined;
   // The sets and maps above are made on their first entry: a reading is made for every pick the learner
   // scores and every decision served, and most hold a call or two.
   /** Mentions already matched, kept by the views over this reading (see `SessionView.mentioned`). */
@@ -76,17 +83,36 @@ export class SessionReading {
    */
   private unpassedIndex: { at: Map<string, Map<string, Map<string, Map<string, Unpassed>>>>; from: Map<string, Unpassed[]>; to: Map<string, Unpassed[]> } | undefined;
 
+  /** `compacted`: the reading will be compacted (compact-reading.ts), so it notes failed calls. */
   constructor(
     readonly base: SessionReading | undefined = undefined,
     private readonly parse: ParseOutput = parseFresh,
+    private readonly compacted = false,
   ) {
     // Keeps the instances' V8 map across full collections (see keep-newest.ts).
     keepNewest(this);
   }
 
+  /** The customer's text below and here, last made (see `customerThrough`). */
+  private through: { below: string; here: string; all: string } | undefined;
+
+  /**
+   * The customer's text of the readings below and of this one: the same string while neither
+   * changes, so that the mentions kept for it (`SessionView.mentioned`) are found by a
+   * comparison of references, not of two copies of a long text.
+   */
+  customerThrough(): string {
+    const below = this.base?.customerThrough() ?? "";
+    const t = this.through;
+    if (t !== undefined && t.below === below && t.here === this.customer) return t.all;
+    const all = below + this.customer;
+    this.through = { below, here: this.customer, all };
+    return all;
+  }
+
   /** Outputs read so far, here and below. */
   outputCount(): number {
-    return this.outputs.length + (this.base?.outputCount() ?? 0);
+    return this.outputsRead + (this.base?.outputCount() ?? 0);
   }
 
   /** Whether an output read so far (here or below) showed `v`. */
@@ -98,7 +124,10 @@ export class SessionReading {
     if (e.kind === "user") {
       this.customer += e.text.toLowerCase() + "\n";
     } else if (e.kind === "tool_result") {
-      if (e.error) return;
+      if (e.error) {
+        if (this.compacted) (this.failedCalls ??= new Set<string>()).add(e.call_id);
+        return;
+      }
       const { value, scalars, walks } = this.parse(e.content);
       if (scalars.size > 0) {
         const seen = (this.seenHere ??= new Set<string>());
@@ -109,6 +138,7 @@ export class SessionReading {
       // A call answered twice: the later output is the one it returned.
       (this.outputOf ??= new Map<string, Output>()).set(e.call_id, out);
       this.outputs.push(out);
+      this.outputsRead++;
       const same = this.outputsBy?.get(e.name);
       if (same === undefined) (this.outputsBy ??= new Map<string, Output[]>()).set(e.name, [out]);
       else same.push(out);
@@ -193,9 +223,7 @@ export class SessionView {
     for (let r: SessionReading | undefined = top; r !== undefined; r = r.base) layers.push(r);
     layers.reverse();
     this.layers = layers;
-    let customer = "";
-    for (const r of layers) customer += r.customer;
-    this.customer = customer;
+    this.customer = top.customerThrough();
     // Keeps the instances' V8 map across full collections (see keep-newest.ts).
     keepNewest(this);
   }

@@ -17,11 +17,28 @@
  *   already walked to no effect), the values the customer gave (one turn, read at once), the
  *   outputs seen before each later call (a fold moves nothing behind a turn that follows).
  * A call whose id shows twice, or whose result does, is never folded.
+ *
+ * The closed past goes too, in a session of many turns: once the session holds LET_GO_AT
+ * events at a new turn (then twice what was left), the reader of its past (`PastReader`, the
+ * flow's live decisions) reads what no decision can read again as events into its own
+ * bounded reading, and the events go (live-decisions.ts says which).
  */
 import type { AssistantEvent, Episode, EpisodeEvent, ToolCall, ToolResultEvent } from "../../trace/episode-types.js";
 
 /** The fewest calls a turn has before it is first folded; after a fold, twice what was left. */
 export const FOLD_AT = 1024;
+
+/** The fewest events the session holds before its past is first let go; after, twice what was left. */
+export const LET_GO_AT = 4096;
+
+/** Who reads the session's closed past before its events go. */
+export interface PastReader {
+  /**
+   * How many of the first `events` may go (0 none), once read: no later decision reads
+   * them as events. `keep`: how many steps back a decision reads.
+   */
+  letGo(events: readonly EpisodeEvent[], keep: number): number;
+}
 
 export class FollowedEpisode {
   /** The session's events, the newest turn's repeats folded; replaced (not changed) by a fold. */
@@ -32,17 +49,27 @@ export class FollowedEpisode {
   private newestAt = -1;
   private foldAt: number;
   private stopped = false;
+  private reader: PastReader | undefined;
+  private letGoAt: number;
 
   /**
    * `keep`: how many steps back a decision reads (the flow's context length); `header`: the
-   * Episode's other fields; `firstFold`: FOLD_AT, fewer in specs that fold short turns.
+   * Episode's other fields; `firstFold`: FOLD_AT, fewer in specs that fold short turns;
+   * `firstLetGo`: LET_GO_AT, fewer in specs.
    */
   constructor(
     private readonly keep: number,
     private readonly header: () => Episode,
     private readonly firstFold = FOLD_AT,
+    private readonly firstLetGo = LET_GO_AT,
   ) {
     this.foldAt = firstFold;
+    this.letGoAt = firstLetGo;
+  }
+
+  /** From now on `reader` reads the closed past, and its events go once read (one reader). */
+  readPastWith(reader: PastReader): void {
+    this.reader = reader;
   }
 
   /** The session as a flow decision reads it (`header` first: it may hand on events that waited). */
@@ -57,6 +84,13 @@ export class FollowedEpisode {
     this.newestAt = this.events.length;
     this.events.push(this.newest);
     this.foldAt = this.firstFold;
+    if (this.reader !== undefined && this.events.length >= this.letGoAt) {
+      const gone = this.reader.letGo(this.events, this.keep);
+      // A new array, as a fold makes: a decision point still reading the old one reads it whole.
+      if (gone > 0) this.events = this.events.slice(gone);
+      this.newestAt -= gone;
+      this.letGoAt = Math.max(this.firstLetGo, 2 * this.events.length);
+    }
   }
 
   call(c: ToolCall): void {
@@ -77,6 +111,7 @@ export class FollowedEpisode {
     this.stopped = true;
     this.events = [];
     this.newest = undefined;
+    this.reader = undefined;
   }
 
   /** Folds the newest turn's repeats (see above). */

@@ -6,7 +6,7 @@
 export * from "./types.js";
 export { decisionAfter, decisionAt, type DecisionEpisode } from "./decision-episode.js";
 export { LiveDecisions } from "./live-decisions.js";
-export { FollowedEpisode, FOLD_AT } from "./followed-episode.js";
+export { FollowedEpisode, FOLD_AT, LET_GO_AT, type PastReader } from "./followed-episode.js";
 export { steps, OK, ERR, REPLY, END, type Step, type StepOutcome } from "./steps.js";
 export { liveSite, siteName, siteLookups, siteOptions, NOT_A_TOOL_CALL, NO_LOOKUPS_FOLLOWED, type LiveSite } from "./site.js";
 export { encode, featureIn, featureOf, fieldValues, symbol, vocabIds, START, MISSING } from "./symbols.js";

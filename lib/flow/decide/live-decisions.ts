@@ -13,17 +13,30 @@
  * each other); where the short walk would not be exact (something was said after the
  * call's turn, or the call is unknown), the whole episode is read instead. A decision point
  * is read before the next one is taken (the flow decides one step at a time).
+ *
+ * Over the flow's own copy of the session (followed-episode.ts), the closed past goes once
+ * read (`letGo`): the events before the oldest turn that still awaits a result, less the
+ * turns the last steps read, are read into `past`, a reading compacted as it grows
+ * (compact-reading.ts), and their entries here go. No decision reads them as events again:
+ * a decision follows a call's first result, so its turn is one that awaited it, and its last
+ * steps are among the events kept; reading the whole episode is then reading `past` and
+ * the events kept (a call id used again after its call went aside, as compact-reading.ts says).
  */
 import type { AssistantEvent, Episode, EpisodeEvent, ToolCall, ToolResultEvent } from "../../trace/episode-types.js";
 import { afterCall } from "../../trace/episode-queries.js";
 import { qualify, qualifyCall, qualifyEpisode, qualifyEvent } from "../../trace/qualify.js";
 import { lowerScalars, parseOutput } from "../bind/json-path.js";
+import { compactReading } from "../bind/compact-reading.js";
 import { SessionReading, SessionView, type ParsedOutput, type ParseOutput } from "../bind/session.js";
 import { decisionAfter, type DecisionEpisode } from "./decision-episode.js";
-import { END, ERR, OK, REPLY, type Step } from "./steps.js";
+import type { PastReader } from "./followed-episode.js";
+import { END, ERR, OK, REPLY, steps, type Step } from "./steps.js";
 import { keepNewest } from "../../util/keep-newest.js";
 
-export class LiveDecisions {
+/** The fewest outputs the past holds before it is first compacted; after, twice what was left. */
+const COMPACT_AT = 1024;
+
+export class LiveDecisions implements PastReader {
   /** Each call id's first turn, by event index (`afterCall` finds the first). */
   private readonly turnOf = new Map<string, number>();
   /** Where in that turn the id last appears (`afterCall` moves every copy last; the last is the step). */
@@ -51,14 +64,12 @@ export class LiveDecisions {
     }
     return p;
   };
-  /** The events before `closedUpTo`, read for bindings. */
+  /** The events that went (`letGo`), read for bindings; undefined until some went. */
+  private past: SessionReading | undefined;
+  private compactAt = COMPACT_AT;
+  /** The events before `readUpTo`, read for bindings (on the past). */
   private closed = new SessionReading(undefined, this.parse);
   private readUpTo = 0;
-
-  /** How many events the closed reading holds. */
-  get closedUpTo(): number {
-    return this.readUpTo;
-  }
 
   /** The `generation` the indexes above were made for. */
   private indexed = 0;
@@ -68,13 +79,16 @@ export class LiveDecisions {
    * (a flow learned across servers) every tool is read as `server::tool`. With
    * `generation`, the episode may also be rewritten to one a decision reads alike (the
    * flow's own, folded: followed-episode.ts), and says so by a new generation: what was
-   * indexed and read of it is then read again.
+   * indexed and read of it is then read again. `firstCompact`: COMPACT_AT, fewer in specs.
    */
   constructor(
     private readonly session: () => Episode,
     readonly server?: string,
     private readonly generation?: () => number,
-  ) {}
+    private readonly firstCompact = COMPACT_AT,
+  ) {
+    this.compactAt = firstCompact;
+  }
 
   /** Forgets what was indexed and read of an episode since rewritten (the parsed outputs stay). */
   private resync(): void {
@@ -88,8 +102,60 @@ export class LiveDecisions {
     this.newestTurn = -1;
     this.newestTurnCalls = 0;
     this.lastAssistant = -1;
-    this.closed = new SessionReading(undefined, this.parse);
+    // A fold rewrites the newest turn and what follows it, never the past that went before it.
+    this.closed = new SessionReading(this.past, this.parse);
     this.readUpTo = 0;
+  }
+
+  /**
+   * Reads the first events that no decision reads as events again into the past, forgets
+   * them here, and says how many they are (followed-episode.ts lets them go). They end
+   * before the oldest turn with a call still awaiting its result (a decision follows a
+   * call's first result), and before the `keep` turns and replies that precede it (the last
+   * steps a decision reads).
+   */
+  letGo(events: readonly EpisodeEvent[], keep: number): number {
+    this.resync();
+    this.sync(events);
+    if (this.newestTurn <= 0) return 0;
+    const answered = new Set<string>();
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      if (e.kind === "tool_result") answered.add(e.call_id);
+    }
+    let end = this.newestTurn;
+    for (let i = 0; i < end; i++) {
+      const e = events[i]!;
+      if (e.kind === "assistant" && e.calls.some((c) => !answered.has(c.id))) end = i;
+    }
+    let turns = 0;
+    // At least the turn before: an answer is logged before the flow reads it.
+    const back = Math.max(1, keep);
+    while (end > 0 && turns < back) if (events[--end]!.kind === "assistant") turns++;
+    if (turns < back || end === 0) return 0;
+    const past = (this.past ??= new SessionReading(undefined, this.parse, true));
+    for (let i = 0; i < end; i++) past.read(this.event(events[i]!));
+    if (past.outputs.length >= this.compactAt) {
+      compactReading(past);
+      this.compactAt = Math.max(this.firstCompact, 2 * past.outputs.length);
+    }
+    // What was read of the events that stay is read again on the past.
+    const upTo = Math.max(this.readUpTo, end);
+    this.closed = new SessionReading(past, this.parse);
+    for (let i = end; i < upTo; i++) this.closed.read(this.event(events[i]!));
+    this.readUpTo = upTo - end;
+    this.scanned -= end;
+    this.newestTurn -= end;
+    this.lastAssistant -= end;
+    for (const [id, at] of this.turnOf) {
+      if (at >= end) this.turnOf.set(id, at - end);
+      else {
+        this.turnOf.delete(id);
+        this.lastAt.delete(id);
+      }
+    }
+    for (const id of this.results.keys()) if (!this.turnOf.has(id)) this.results.delete(id);
+    return end;
   }
 
   /** A tool's name as the flow knows it. */
@@ -115,8 +181,33 @@ export class LiveDecisions {
     this.sync(session.events);
     const t = this.turnOf.get(callId);
     // Something said (or another turn begun) after the call's turn changes the last steps.
-    if (t === undefined || this.lastAssistant !== t) return decisionAfter(this.episodeOf(session), callId);
+    // (The closed reading never reads past the newest turn, the call's: the whole is read were it to.)
+    if (t === undefined || this.lastAssistant !== t || this.readUpTo > t) return this.wholeAfter(session, callId);
     return new LivePoint(this, session, t, callId, this.lastAt.get(callId)!);
+  }
+
+  /** The decision point read from the whole episode: the events kept, on the past that went. */
+  private wholeAfter(session: Episode, callId: string): DecisionEpisode {
+    const past = this.past;
+    if (past === undefined) return decisionAfter(this.episodeOf(session), callId);
+    const { episode, inFlight } = afterCall(this.episodeOf(session), callId);
+    const all = steps(episode);
+    const parse = this.parse;
+    let view: SessionView | undefined;
+    return {
+      last: all[all.length - 1],
+      recent: (k) => all.slice(Math.max(0, all.length - k)),
+      // Only the arbiter and exploration read it, and neither reads the flow's own copy.
+      episode,
+      inFlight,
+      get view() {
+        if (view !== undefined) return view;
+        const top = new SessionReading(past, parse);
+        for (const e of episode.events) top.read(e);
+        if (inFlight.length > 0) top.inFlight(inFlight);
+        return (view = new SessionView(top));
+      },
+    };
   }
 
   /** Each call's first result. */
@@ -251,7 +342,6 @@ class LivePoint implements DecisionEpisode {
   get view(): SessionView {
     if (this.read !== undefined) return this.read;
     const { decisions, turn, t, callId } = this;
-    if (decisions.closedUpTo > t) return (this.read = new SessionView(this.episode, this.inFlight));
     // The closed part once; then the turn as `afterCall` leaves it, what followed, and its calls in flight.
     const closed = decisions.readClosed(this.session.events, t);
     const kept: ToolCall[] = [];

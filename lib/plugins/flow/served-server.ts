@@ -35,7 +35,9 @@ export class ServedServer {
   private decisionsAs(server: string | undefined): LiveDecisions {
     const followed = this.followed;
     if (followed === undefined) return new LiveDecisions(() => this.session.episode(), server);
-    return new LiveDecisions(() => followed.episode(), server, () => followed.generation);
+    const decisions = new LiveDecisions(() => followed.episode(), server, () => followed.generation);
+    followed.readPastWith(decisions);
+    return decisions;
   }
 
   /** Reads a server line for the server's own name, until the name is known (only a flow learned across servers asks it). */
