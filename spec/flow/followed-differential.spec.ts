@@ -23,7 +23,7 @@ import { SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { answerMessage } from "../../lib/demo/answer.js";
 import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
-import { binder, decide, HEADER, PER_CALL } from "./decide-locally.js";
+import { binder, decide, deciderFlows, HEADER, PER_CALL } from "./decide-locally.js";
 import { contextLength, decisionAfter, decisionLine, FollowedEpisode, LET_GO_AT, LiveDecisions, type DeciderName, type PastReader } from "../../lib/flow/decide/index.js";
 import type { SessionReading } from "../../lib/flow/bind/index.js";
 import { parseFlow } from "../../lib/flow/ir/load-flow.js";
@@ -197,13 +197,9 @@ function serve(flow: Flow, decider: DeciderName, threshold: number, shape: Shape
 }
 
 describe("served decisions, from the session the flow keeps itself against the whole Episode", function () {
-  let flow: Flow;
-  let reachFlow: Flow;
+  let flows: { habit: Flow; reach: Flow };
   before(function () {
-    const text = requireFixture(this);
-    flow = parseFlow(text);
-    const json = JSON.parse(text) as { habit: { base: unknown } };
-    reachFlow = parseFlow(JSON.stringify({ ...json, reach: json.habit.base }));
+    flows = deciderFlows(this);
   });
 
   const shapes = fc.record({
@@ -223,7 +219,7 @@ describe("served decisions, from the session the flow keeps itself against the w
     it(`are the same decision lines with ${decider} at ${threshold}, in generated pipelined sessions`, function () {
       const out: Served = { decisions: 0, lookups: 0, folds: 0 };
       fc.assert(
-        fc.property(shapes, (shape) => serve(decider === "reach" ? reachFlow : flow, decider, threshold, shape, out)),
+        fc.property(shapes, (shape) => serve(flows[decider], decider, threshold, shape, out)),
         { numRuns: 25 },
       );
       // The sessions folded often, decided often, and looked things up.
@@ -235,13 +231,9 @@ describe("served decisions, from the session the flow keeps itself against the w
 });
 
 describe("served decisions in sessions of many short turns, the closed past let go, against the whole Episode", function () {
-  let flow: Flow;
-  let reachFlow: Flow;
+  let flows: { habit: Flow; reach: Flow };
   before(function () {
-    const text = requireFixture(this);
-    flow = parseFlow(text);
-    const json = JSON.parse(text) as { habit: { base: unknown } };
-    reachFlow = parseFlow(JSON.stringify({ ...json, reach: json.habit.base }));
+    flows = deciderFlows(this);
   });
 
   // An agent that mostly waits for each answer (a few calls at once at most), a pause after
@@ -281,7 +273,7 @@ describe("served decisions in sessions of many short turns, the closed past let 
     it(`are the same decision lines with ${decider} at ${threshold}, and most of each session goes`, function () {
       const out: Served = { decisions: 0, lookups: 0, folds: 0, gone: 0, events: 0 };
       fc.assert(
-        fc.property(shortTurns, (shape) => serve(decider === "reach" ? reachFlow : flow, decider, threshold, shape, out)),
+        fc.property(shortTurns, (shape) => serve(flows[decider], decider, threshold, shape, out)),
         { numRuns: 20 },
       );
       assert.ok(out.decisions > 1000, `${out.decisions} decisions`);
@@ -295,7 +287,7 @@ describe("served decisions in sessions of many short turns, the closed past let 
   const fails = (breaking: Breaking): boolean => {
     try {
       fc.assert(
-        fc.property(telling, (shape) => serve(flow, "habit", 0.1, shape, { decisions: 0, lookups: 0, folds: 0 }, breaking)),
+        fc.property(telling, (shape) => serve(flows.habit, "habit", 0.1, shape, { decisions: 0, lookups: 0, folds: 0 }, breaking)),
         { numRuns: 30 },
       );
       return false;

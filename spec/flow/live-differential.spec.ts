@@ -12,14 +12,12 @@ import assert from "node:assert/strict";
 import { answerMessage } from "../../lib/demo/answer.js";
 import { emptyListing } from "../../lib/demo/worlds/listing.js";
 import { retailWorld } from "../../lib/demo/worlds/retail.js";
-import { decide, HEADER, PER_CALL } from "./decide-locally.js";
+import { decide, deciderFlows, HEADER, PER_CALL } from "./decide-locally.js";
 import { decisionAfter, decisionLine, LiveDecisions, type DeciderName } from "../../lib/flow/decide/index.js";
-import { parseFlow } from "../../lib/flow/ir/load-flow.js";
 import type { Flow } from "../../lib/flow/ir/flow-types.js";
 import type { Json } from "../../lib/trace/json.js";
 import type { Peer } from "../../lib/trace/log-types.js";
 import { EpisodeBuilder } from "../../lib/trace/turns.js";
-import { requireFixture } from "./flow-fixture.js";
 import { seededRandom } from "../../lib/flow/program/seeded-random.js";
 
 interface Served {
@@ -79,13 +77,9 @@ function serve(flow: Flow, decider: DeciderName, threshold: number, seed: number
 }
 
 describe("served decisions, live against the whole Episode", function () {
-  let flow: Flow;
-  let reachFlow: Flow;
+  let flows: { habit: Flow; reach: Flow };
   before(function () {
-    const text = requireFixture(this);
-    flow = parseFlow(text);
-    const json = JSON.parse(text) as { habit: { base: unknown } };
-    reachFlow = parseFlow(JSON.stringify({ ...json, reach: json.habit.base }));
+    flows = deciderFlows(this);
   });
 
   for (const [decider, threshold] of [
@@ -95,7 +89,7 @@ describe("served decisions, live against the whole Episode", function () {
   ] as const) {
     it(`are the same decision lines with ${decider} at ${threshold}, customer after customer`, function () {
       const out: Served = { decisions: 0, lookups: 0, otherNamed: 0 };
-      for (let seed = 1; seed <= 2; seed++) serve(decider === "reach" ? reachFlow : flow, decider, threshold, seed, 30, out);
+      for (let seed = 1; seed <= 2; seed++) serve(flows[decider], decider, threshold, seed, 30, out);
       // Enough lookups for the long past to matter, and bindings the customer's words changed.
       assert.ok(out.decisions > 60, `${out.decisions} decisions`);
       if (threshold < 0.3) {

@@ -23,8 +23,12 @@ export interface DecisionEpisode {
   readonly view: SessionView;
 }
 
-/** A decision point over an episode already through `afterCall` (every step computed once). */
-export function decisionAt(episode: Episode, inFlight: readonly ToolCall[] = []): DecisionEpisode {
+/**
+ * A decision point over an episode already through `afterCall` (every step computed once).
+ * `readView` makes what a binding reads, when first asked: by default the episode and the
+ * calls in flight, read whole.
+ */
+export function decisionAt(episode: Episode, inFlight: readonly ToolCall[] = [], readView: () => SessionView = () => new SessionView(episode, inFlight)): DecisionEpisode {
   const all = steps(episode);
   let view: SessionView | undefined;
   return {
@@ -33,7 +37,7 @@ export function decisionAt(episode: Episode, inFlight: readonly ToolCall[] = [])
     episode,
     inFlight,
     get view() {
-      return (view ??= new SessionView(episode, inFlight));
+      return (view ??= readView());
     },
   };
 }

@@ -28,9 +28,9 @@ import { qualify, qualifyCall, qualifyEpisode, qualifyEvent } from "../../trace/
 import { lowerScalars, parseOutput } from "../bind/json-path.js";
 import { compactReading } from "../bind/compact-reading.js";
 import { SessionReading, SessionView, type ParsedOutput, type ParseOutput } from "../bind/session.js";
-import { decisionAfter, type DecisionEpisode } from "./decision-episode.js";
+import { decisionAfter, decisionAt, type DecisionEpisode } from "./decision-episode.js";
 import type { PastReader } from "./followed-episode.js";
-import { END, ERR, OK, REPLY, steps, type Step } from "./steps.js";
+import { END, ERR, OK, REPLY, type Step } from "./steps.js";
 import { keepNewest } from "../../util/keep-newest.js";
 
 /** The fewest outputs the past holds before it is first compacted; after, twice what was left. */
@@ -191,23 +191,14 @@ export class LiveDecisions implements PastReader {
     const past = this.past;
     if (past === undefined) return decisionAfter(this.episodeOf(session), callId);
     const { episode, inFlight } = afterCall(this.episodeOf(session), callId);
-    const all = steps(episode);
     const parse = this.parse;
-    let view: SessionView | undefined;
-    return {
-      last: all[all.length - 1],
-      recent: (k) => all.slice(Math.max(0, all.length - k)),
-      // Only the arbiter and exploration read it, and neither reads the flow's own copy.
-      episode,
-      inFlight,
-      get view() {
-        if (view !== undefined) return view;
-        const top = new SessionReading(past, parse);
-        for (const e of episode.events) top.read(e);
-        if (inFlight.length > 0) top.inFlight(inFlight);
-        return (view = new SessionView(top));
-      },
-    };
+    // (Only the arbiter and exploration read the episode itself, and neither reads the flow's own copy.)
+    return decisionAt(episode, inFlight, () => {
+      const top = new SessionReading(past, parse);
+      for (const e of episode.events) top.read(e);
+      if (inFlight.length > 0) top.inFlight(inFlight);
+      return new SessionView(top);
+    });
   }
 
   /** Each call's first result. */
