@@ -15,6 +15,7 @@ import { OK, habitPredict, symbol } from "../flow/decide/index.js";
 import { PairMap, compareKeys, type CodeField, type FeatureMap } from "../flow/ir/index.js";
 import { denseCrossValidated, denseSteps } from "./dense-habit.js";
 import { featureColumns, trialSymbols } from "./feature-columns.js";
+import { ScratchArrays } from "./scratch-arrays.js";
 import { fieldKey, fieldTable, type FieldTable } from "./field-table.js";
 import { fitGrouped } from "./fit-habit.js";
 import type { TrainingEpisode } from "./training-set.js";
@@ -104,8 +105,10 @@ export function learnFeatures(
   if (candidates.length === 0) return { map: emptyMap(), train };
   // Every trial is scored from dense tables (dense-habit.ts), equal bit for bit to `crossValidated`.
   const cols = featureColumns(train, candidates, (tool, f) => table.byTool.get(tool)!.index.get(fieldKey(f))!, table.values);
+  // Every trial's arrays have the same sizes, or nearly: kept from one trial to the next.
+  const scratch = new ScratchArrays();
   const score = (fields: ReadonlyMap<string, readonly number[]>): number =>
-    denseCrossValidated(denseSteps(train, trialSymbols(cols, fields, MAX_IDS), order), CV_FOLDS, alpha, vocabSize);
+    denseCrossValidated(denseSteps(train, trialSymbols(cols, fields, MAX_IDS, scratch), order, scratch), CV_FOLDS, alpha, vocabSize, scratch);
   const chosen = new Map<string, number[]>();
   let best = score(chosen);
   const taken = new Set<number>();

@@ -12,6 +12,7 @@
  * in training leaving p as it is — so the result is the same number, bit for bit, as
  * `crossValidated` over fitted models (a property spec checks it, weights included).
  */
+import { FRESH, type ScratchArrays } from "./scratch-arrays.js";
 import type { TrainingEpisode } from "./training-set.js";
 
 /** The training steps in flat arrays, each step's contexts numbered at every level. */
@@ -31,13 +32,18 @@ export interface DenseSteps {
  * before it followed by that step's symbol (START padding before the first step), so one
  * numeric key per step and level, never a text.
  */
-export function denseSteps(train: readonly TrainingEpisode[], symbols: ArrayLike<number>, order: number): DenseSteps {
+export function denseSteps(
+  train: readonly TrainingEpisode[],
+  symbols: ArrayLike<number>,
+  order: number,
+  scratch: Pick<ScratchArrays, "zeros"> = FRESH,
+): DenseSteps {
   let total = 0;
   for (const ep of train) total += ep.actions.length;
-  const start = new Int32Array(train.length + 1);
-  const weight = new Float64Array(train.length);
-  const action = new Int32Array(total);
-  const context = Array.from({ length: order + 1 }, () => new Int32Array(total));
+  const start = scratch.zeros("start", "int32", train.length + 1);
+  const weight = scratch.zeros("weight", "float64", train.length);
+  const action = scratch.zeros("action", "int32", total);
+  const context = Array.from({ length: order + 1 }, (_, j) => scratch.zeros(`context ${j}`, "int32", total));
   // Symbols numbered densely (0 is the START padding), so a pair of numbers makes one key.
   const symbolIds = new Map<number, number>();
   const symbolId = (s: number): number => {
@@ -85,14 +91,14 @@ interface Level {
  * i to fold i mod folds), each fold scored by a habit counted from the others: the value
  * `crossValidated` gives, computed from dense tables.
  */
-export function denseCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number): number {
-  if (d.weight.every((w) => w === 1)) return unitCrossValidated(d, folds, alpha, vocabSize);
+export function denseCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number, scratch: Pick<ScratchArrays, "zeros"> = FRESH): number {
+  if (d.weight.every((w) => w === 1)) return unitCrossValidated(d, folds, alpha, vocabSize, scratch);
   const order = d.context.length - 1;
   const episodes = d.weight.length;
-  const levels: Level[] = d.contexts.map((n) => ({
-    counts: new Float64Array(n * vocabSize),
-    totals: new Float64Array(n),
-    seen: new Uint8Array(n),
+  const levels: Level[] = d.contexts.map((n, j) => ({
+    counts: scratch.zeros(`counts ${j}`, "float64", n * vocabSize),
+    totals: scratch.zeros(`totals ${j}`, "float64", n),
+    seen: scratch.zeros(`seen ${j}`, "uint8", n),
   }));
   let sum = 0;
   for (let f = 0; f < folds; f++) {
@@ -154,14 +160,14 @@ interface UnitLevel {
  * each fold, for the same counts, so the same log-likelihood bit for bit. A context is seen
  * in training exactly when its count there is not 0.
  */
-function unitCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number): number {
+function unitCrossValidated(d: DenseSteps, folds: number, alpha: number, vocabSize: number, scratch: Pick<ScratchArrays, "zeros">): number {
   const order = d.context.length - 1;
   const episodes = d.weight.length;
-  const levels: UnitLevel[] = d.contexts.map((n) => ({
-    counts: new Int32Array(n * vocabSize),
-    totals: new Int32Array(n),
-    foldCounts: new Int32Array(n * vocabSize),
-    foldTotals: new Int32Array(n),
+  const levels: UnitLevel[] = d.contexts.map((n, j) => ({
+    counts: scratch.zeros(`unit counts ${j}`, "int32", n * vocabSize),
+    totals: scratch.zeros(`unit totals ${j}`, "int32", n),
+    foldCounts: scratch.zeros(`fold counts ${j}`, "int32", n * vocabSize),
+    foldTotals: scratch.zeros(`fold totals ${j}`, "int32", n),
   }));
   const count = (from: number, to: number, fold: boolean): void => {
     for (let i = from; i < to; i++) {

@@ -10,6 +10,7 @@
  */
 import { OK, symbol } from "../flow/decide/index.js";
 import { compareKeys, type CodeField } from "../flow/ir/index.js";
+import { FRESH, type ScratchArrays } from "./scratch-arrays.js";
 import type { TrainingEpisode } from "./training-set.js";
 
 /** The values a candidate took, and each step's value as its index in them (−1: another tool's step). */
@@ -80,9 +81,14 @@ export function featureColumns(
  * Every step's symbol under a trial map: `fields` gives each tool's candidates (their
  * indices in the columns), in the map's field order.
  */
-export function trialSymbols(cols: FeatureColumns, fields: ReadonlyMap<string, readonly number[]>, maxIds: number): Float64Array {
+export function trialSymbols(
+  cols: FeatureColumns,
+  fields: ReadonlyMap<string, readonly number[]>,
+  maxIds: number,
+  scratch: Pick<ScratchArrays, "zeros"> = FRESH,
+): Float64Array {
   const n = cols.action.length;
-  const feature = new Int32Array(n);
+  const feature = scratch.zeros("feature", "int32", n);
   for (const [t, cs] of fields) {
     const columns = cs.map((c) => cols.columns[c]!);
     // A combination's key: its codes in mixed radix (each column's number of values).
@@ -106,7 +112,7 @@ export function trialSymbols(cols: FeatureColumns, fields: ReadonlyMap<string, r
       .forEach(([key], k) => ids.set(key, k + 1));
     for (let i = 0; i < n; i++) if (cols.tool[i] === t) feature[i] = ids.get(keyAt(i)) ?? 0;
   }
-  const out = new Float64Array(n);
+  const out = scratch.zeros("symbols", "float64", n);
   for (let i = 0; i < n; i++) out[i] = symbol(cols.action[i]!, cols.outcome[i]!, feature[i]!);
   return out;
 }

@@ -14,6 +14,7 @@ import type { CodeField } from "../../lib/flow/ir/index.js";
 import { CV_FOLDS, MAX_IDS, crossValidated, encodeWith, fieldTable, mapOf } from "../../lib/learn/code-features.js";
 import { denseCrossValidated, denseSteps } from "../../lib/learn/dense-habit.js";
 import { featureColumns, trialSymbols } from "../../lib/learn/feature-columns.js";
+import { ScratchArrays } from "../../lib/learn/scratch-arrays.js";
 import { actionIds, isSuccess, learnVocab, trainingSet } from "../../lib/learn/index.js";
 import type { TrainingEpisode } from "../../lib/learn/training-set.js";
 import { fieldKey } from "../../lib/learn/field-table.js";
@@ -62,6 +63,24 @@ describe("the learner's fast scoring equals the plain computation", () => {
     );
   });
 
+  it("trials scored one after another with arrays kept between them (ScratchArrays) each equal crossValidated", () => {
+    // Sizes and orders vary from trial to trial, so kept arrays are both reused (smaller
+    // trials after larger ones: stale counts must not leak in) and outgrown.
+    const trial = fc.tuple(fc.oneof(training, training.map((eps) => eps.map((ep) => ({ ...ep, weight: 1 })))), fc.integer({ min: 0, max: 3 }));
+    fc.assert(
+      fc.property(fc.array(trial, { minLength: 2, maxLength: 6 }), fc.double({ min: 0.01, max: 20, noNaN: true }), (trials, alpha) => {
+        const scratch = new ScratchArrays();
+        for (const [train, order] of trials) {
+          const flat = train.flatMap((ep) => ep.symbols);
+          const kept = denseCrossValidated(denseSteps(train, flat, order, scratch), CV_FOLDS, alpha, VOCAB + 1, scratch);
+          const plain = crossValidated(train, alpha, VOCAB + 1, order, 1);
+          assert.ok(Object.is(kept, plain), `${kept} vs ${plain}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("a trial map's symbols from the columns equal encodeWith(mapOf(…))", () => {
     const status = fc.constantFrom("open", "closed", "held", "new");
     const result = fc.oneof(
@@ -80,13 +99,16 @@ describe("the learner's fast scoring equals the plain computation", () => {
         const table = fieldTable(eps);
         const cols = featureColumns(train, table.candidates, (tool, f) => table.byTool.get(tool)!.index.get(fieldKey(f))!, table.values);
         // Every candidate alone, then all of them together.
-        const trials = [...table.candidates.map((_, i) => [i]), table.candidates.map((_, i) => i)];
+        const trials = [...table.candidates.map((_, i) => [i]), table.candidates.map((_, i) => i), []];
+        const scratch = new ScratchArrays();
         for (const chosen of trials) {
           const fields = new Map<string, number[]>();
           for (const i of chosen) fields.set(table.candidates[i]![0], [...(fields.get(table.candidates[i]![0]) ?? []), i]);
           const asFields = new Map<string, CodeField[]>([...fields].map(([t, cs]) => [t, cs.map((c) => table.candidates[c]![1])]));
           const plain = encodeWith(mapOf(asFields, train, table), train, table).flatMap((ep) => ep.symbols);
           assert.deepEqual([...trialSymbols(cols, fields, MAX_IDS)], plain);
+          // And with the arrays kept from the trial before (the search's way).
+          assert.deepEqual([...trialSymbols(cols, fields, MAX_IDS, scratch)], plain);
         }
       }),
       { numRuns: 150 },
