@@ -11,6 +11,7 @@ import type { Episode } from "../trace/index.js";
 import { MISSING, fieldValues, steps, type Step } from "../flow/decide/index.js";
 import type { CodeField } from "../flow/ir/index.js";
 import { mayOfferNew } from "./may-offer-new.js";
+import { GrowingInts } from "./growing-ints.js";
 
 const MIN_VALUES = 2;
 const MAX_VALUES = 8;
@@ -80,8 +81,15 @@ export class FieldTableBuilder {
   private readonly rows: FieldTable["values"] = [];
   /** The same few values recur: one string each. */
   private readonly interned = new Map<string, string>();
-  /** Per episode of the count pass, per step: its tool's place in the tally and its output's (recording only). */
-  private readonly shapes: Int32Array[] = [];
+  /**
+   * Per step of the count pass, episode after episode: its tool's place in the tally and
+   * its output's (recording only), with where each episode's steps start. One growing
+   * array rather than a small one per episode: each small typed array is a separate
+   * malloc that lives to the end of the pass, and thousands of them, allocated between
+   * the pass's large short-lived buffers, keep glibc from reusing the space those leave.
+   */
+  private readonly shapes = new GrowingInts();
+  private readonly shapeStarts = new GrowingInts();
 
   constructor(private readonly record = false) {}
 
@@ -124,14 +132,14 @@ export class FieldTableBuilder {
   /** Pass 2: the values each offered field takes, until it takes too many. */
   count(s: readonly Step[]): void {
     const tally = (this.tally ??= this.startTally());
-    const shape = this.record ? new Int32Array(2 * s.length).fill(NOT_A_CALL) : undefined;
-    s.forEach((step, at) => {
-      if (step.kind !== "call") return;
-      const t = tally.get(step.tool);
-      if (shape !== undefined) {
-        shape[2 * at] = t === undefined ? NOT_A_CALL : t.index;
-        shape[2 * at + 1] = step.output === undefined || t === undefined ? NO_OUTPUT : t.outputs;
+    if (this.record) this.shapeStarts.push(this.shapes.length);
+    s.forEach((step) => {
+      const t = step.kind === "call" ? tally.get(step.tool) : undefined;
+      if (this.record) {
+        this.shapes.push(t === undefined ? NOT_A_CALL : t.index);
+        this.shapes.push(step.kind !== "call" || step.output === undefined || t === undefined ? NO_OUTPUT : t.outputs);
       }
+      if (step.kind !== "call") return;
       if (step.output === undefined) return;
       // Every tool with an output was offered in pass 1.
       t!.outputs++;
@@ -150,7 +158,6 @@ export class FieldTableBuilder {
         } else t!.columns[i]?.push(this.intern(v));
       });
     });
-    if (shape !== undefined) this.shapes.push(shape);
   }
 
   /** After pass 2: whether pass 3 must read values (some field is a candidate, and the count pass did not record them). */
@@ -184,12 +191,14 @@ export class FieldTableBuilder {
       const columns = own?.fields.map((f) => t.columns[t.fields.findIndex((g) => fieldKey(g) === fieldKey(f))]!);
       return { columns, missing: own?.fields.map(() => this.intern(MISSING)) };
     });
-    return this.shapes.map((shape) =>
-      Array.from({ length: shape.length / 2 }, (_, at) => {
-        const tool = shape[2 * at]!;
+    const shape = this.shapes.view();
+    const starts = this.shapeStarts.view();
+    return Array.from(starts, (from, e) =>
+      Array.from({ length: ((e + 1 < starts.length ? starts[e + 1]! : shape.length) - from) / 2 }, (_, at) => {
+        const tool = shape[from + 2 * at]!;
         const { columns, missing } = tool === NOT_A_CALL ? { columns: undefined, missing: undefined } : tools[tool]!;
         if (columns === undefined) return undefined;
-        const place = shape[2 * at + 1]!;
+        const place = shape[from + 2 * at + 1]!;
         return place === NO_OUTPUT ? [...missing!] : columns.map((c) => c[place]!);
       }),
     );
