@@ -189,17 +189,27 @@ export class FieldTableBuilder {
     const tools = [...this.tally!].map(([tool, t]) => {
       const own = byTool.get(tool);
       const columns = own?.fields.map((f) => t.columns[t.fields.findIndex((g) => fieldKey(g) === fieldKey(f))]!);
-      return { columns, missing: own?.fields.map(() => this.intern(MISSING)) };
+      return { columns, missing: own?.fields.map(() => this.intern(MISSING)), rows: new Map<string, readonly string[]>() };
     });
+    // The rows are read, never written: steps with the same values share one (a tool's
+    // candidates take a few values each, so a few hundred rows serve every step, where one
+    // array a step was the largest part of the learner's heap with many sessions).
+    const codes = new Map<string, number>();
+    const codeOf = (v: string): number => codes.get(v) ?? (codes.set(v, codes.size), codes.size - 1);
     const shape = this.shapes.view();
     const starts = this.shapeStarts.view();
     return Array.from(starts, (from, e) =>
       Array.from({ length: ((e + 1 < starts.length ? starts[e + 1]! : shape.length) - from) / 2 }, (_, at) => {
         const tool = shape[from + 2 * at]!;
-        const { columns, missing } = tool === NOT_A_CALL ? { columns: undefined, missing: undefined } : tools[tool]!;
+        if (tool === NOT_A_CALL) return undefined;
+        const { columns, missing, rows } = tools[tool]!;
         if (columns === undefined) return undefined;
         const place = shape[from + 2 * at + 1]!;
-        return place === NO_OUTPUT ? [...missing!] : columns.map((c) => c[place]!);
+        if (place === NO_OUTPUT) return missing!;
+        const key = columns.map((c) => codeOf(c[place]!)).join(",");
+        let row = rows.get(key);
+        if (row === undefined) rows.set(key, (row = columns.map((c) => c[place]!)));
+        return row;
       }),
     );
   }
