@@ -8,6 +8,7 @@ export { EpisodeStore, mapEpisodes, type Episodes } from "./episode-store.js";
 export { agentOnly, PROXY_CALL_PREFIX } from "./agent-only.js";
 export { posteriorMedianAlpha, prequentialCounts, prequentialLogLik, logPosterior, PRIOR_SD } from "./alpha.js";
 export { readFolderSessions, type FolderSessions } from "./read-sessions.js";
+export type { EpisodeReading } from "./session-episode.js";
 export { halfLifeWeights, isSuccess, trainingSet } from "./training-set.js";
 export { learnVocab, actionIds } from "./vocab.js";
 export { fitGrouped, fitReach, ORDER } from "./fit-habit.js";

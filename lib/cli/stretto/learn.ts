@@ -7,7 +7,7 @@
  * (`--oracle`, `--oracle-cache` as stretto-proxy takes them), or taken from `--arbiter-from`.
  */
 import { writeFile } from "node:fs/promises";
-import { LearnError, learnFromSessionsThreaded, learnInput, readFolderSessions, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
+import { LearnError, learnFromSessionsThreaded, learnInput, readFolderSessions, type EpisodeReading, type FolderSessions, type SessionsOptions } from "../../learn/index.js";
 import { LogReadError } from "../../trace/index.js";
 import { OTEL_CONVENTIONS, readOtelEpisodes } from "../../trace/otel/index.js";
 import type { Episode } from "../../trace/episode-types.js";
@@ -131,6 +131,18 @@ async function readOtelFile(path: string, domain: string): Promise<Episode[]> {
   }
 }
 
+/**
+ * The folder planned and its sessions read, in a function of its own: the plan (a summary
+ * of every log, megabytes with many sessions) is then let go when the reading ends. Held
+ * in `learn`'s frame, which stays suspended through the learning, it stayed alive there.
+ */
+async function readSessionsFolder(io: Io, dir: string, strict: boolean, beQuiet: boolean, firstPass: EpisodeReading | undefined): Promise<FolderSessions> {
+  const { folder, progress } = await planWithProgress(io, dir, strict, beQuiet);
+  const read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total), { firstPass });
+  progress.done();
+  return read;
+}
+
 async function learn(args: ParsedArgs, io: Io): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`learn takes no positional arguments, not ${args.positionals.join(" ")}`, USAGE);
   const otelPath = args.options.get("--otel");
@@ -157,11 +169,9 @@ async function learn(args: ParsedArgs, io: Io): Promise<number> {
     const given = manifestPath === undefined ? undefined : await readManifestFile(manifestPath);
     let read: FolderSessions;
     if (dir !== undefined) {
-      const { folder, progress } = await planWithProgress(io, dir, args.flags.has(STRICT_FLAG), quiet(args));
       // A habit learned in passes makes its first pass as the sessions are read.
       const firstPass = habitOnly ? { domain, rewards, agentOnly: args.flags.has("--agent-only") } : undefined;
-      read = await readFolderSessions(folder, (done, total) => progress.update("reading sessions", done, total), { firstPass });
-      progress.done();
+      read = await readSessionsFolder(io, dir, args.flags.has(STRICT_FLAG), quiet(args), firstPass);
     } else {
       read = wholeSessions(await readOtelFile(otelPath!, domain));
     }
