@@ -128,7 +128,7 @@ export class LineRing {
    * that sends it tens of µs, which the line being forwarded need not wait for. (The writer
    * stays asleep until then: its state already says awake, so no other line wakes it.)
    */
-  private wakeSoon(): void {
+  wakeSoon(): void {
     if (this.wakePending) return;
     this.wakePending = true;
     setImmediate(this.wakeNow);
