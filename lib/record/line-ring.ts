@@ -17,7 +17,9 @@
  *
  * Fresh memory per hand-over was what recording used to cost most (on a small VM, touching
  * a new megabyte takes ~8 ms, copying into one already touched ~0.1 ms), hence one ring for
- * the session. When it is full the proxy uses a buffer of its own: forwarding never waits.
+ * the session. When it is full a line waits, held by reference, for the writer to give room
+ * back (held-records.ts), and only then, if it must, goes in a buffer of its own:
+ * forwarding never waits.
  */
 import { type Parts, RECORD_HEAD, Records, WRAP, recordSize } from "./hand-over.js";
 
@@ -126,9 +128,10 @@ export class LineRing {
   /**
    * Wakes the writer once this turn's lines are on their way: the notify costs the thread
    * that sends it tens of µs, which the line being forwarded need not wait for. (The writer
-   * stays asleep until then: its state already says awake, so no other line wakes it.)
+   * stays asleep until then: its state already says awake, so no other line wakes it.) Also
+   * when the ring is full and lines start to wait for room.
    */
-  private wakeSoon(): void {
+  wakeSoon(): void {
     if (this.wakePending) return;
     this.wakePending = true;
     setImmediate(this.wakeNow);

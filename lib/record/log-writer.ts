@@ -7,6 +7,7 @@ import { osErrorText } from "../util/os-errors.js";
 import { ProxyError } from "../util/proxy-error.js";
 import { createNew } from "../util/safe-open.js";
 import { CONTINUED, PIECE, type Parts, RAW, Records, isOnePiece, recordSize, senderCode } from "./hand-over.js";
+import { HeldRecords, type HeldRecord } from "./held-records.js";
 import { LineRing } from "./line-ring.js";
 import type { ToWriter } from "./record-messages.js";
 import { type ThreadNews, WriterThread } from "./writer-thread.js";
@@ -14,17 +15,6 @@ import { type ThreadNews, WriterThread } from "./writer-thread.js";
 /** The memory shared with the writer thread for handing lines over (touched once, then reused). */
 const RING_BYTES = 8 * 1024 * 1024;
 
-/** Records the ring had no room for go in a buffer of their own this often, or at this size. */
-const OVERFLOW_MS = 10;
-const OVERFLOW_BYTES = 256 * 1024;
-
-/** A record the ring had no room for, waiting to go in a buffer of its own. */
-interface Overflow {
-  tMs: number;
-  flags: number;
-  parts: Parts;
-  length: number;
-}
 
 export interface LogWriterOptions {
   /** Told once when recording stops early (a full disk, a lost file). */
@@ -50,10 +40,13 @@ export class LogWriter {
   private gone = false;
   /** Told when the thread lets the log go. */
   private letGo: (() => void) | undefined;
-  /** Records waiting for a buffer of their own; while any wait, every record joins them (order). */
-  private overflow: Overflow[] = [];
-  private overflowBytes = 0;
-  private overflowTimer: NodeJS.Timeout | undefined;
+  /** Records the ring had no room for; while any wait, every record joins them (order). */
+  private readonly held = new HeldRecords({
+    append: (r) => this.ring.append(r.tMs, r.flags, r.parts, r.length),
+    sendOwn: (records) => this.sendOwn(records),
+    // The ring is full: the writer should be at work giving room back, not napping.
+    full: () => this.ring.wakeSoon(),
+  });
   private stopped = false;
   private finished: Promise<void> | undefined;
 
@@ -139,21 +132,15 @@ export class LogWriter {
       length = 0;
       for (const p of parts) length += p.length;
     }
-    if (this.overflow.length === 0 && this.ring.append(tMs, flags, parts, length)) return;
-    // The writer is far behind: these wait for a buffer of their own, sent in batches (the
-    // bytes are the caller's to keep: frames are never written to again).
-    if (this.overflow.length === 0) this.overflowTimer = setTimeout(this.sendOverflow, OVERFLOW_MS);
-    this.overflow.push({ tMs, flags, parts, length });
-    this.overflowBytes += length;
-    if (this.overflowBytes >= OVERFLOW_BYTES) this.sendOverflow();
+    if (!this.held.waiting && this.ring.append(tMs, flags, parts, length)) return;
+    // The writer is behind: the record waits for room (the bytes are the caller's to keep:
+    // frames are never written to again), or in the end goes in a buffer of its own.
+    this.held.add({ tMs, flags, parts, length });
   }
 
-  private readonly sendOverflow = (): void => {
-    clearTimeout(this.overflowTimer);
-    const waiting = this.overflow;
-    this.overflow = [];
-    this.overflowBytes = 0;
-    if (this.stopped || waiting.length === 0) return;
+  /** Records the ring had no room for, in a buffer of their own. */
+  private sendOwn(waiting: HeldRecord[]): void {
+    if (this.stopped) return;
     let size = 0;
     for (const o of waiting) size += recordSize(o.length);
     const own = new Records(new ArrayBuffer(size));
@@ -163,7 +150,7 @@ export class LogWriter {
       at += recordSize(o.length);
     }
     this.tell({ kind: "records", buffer: own.buffer as ArrayBuffer, tail: this.ring.end }, [own.buffer as ArrayBuffer]);
-  };
+  }
 
   private tell(m: ToWriter, transfer: ArrayBuffer[] = []): void {
     this.port.postMessage(m, transfer);
@@ -176,7 +163,7 @@ export class LogWriter {
     this.finished = new Promise((resolve) => {
       if (this.gone) return resolve();
       this.letGo = resolve;
-      this.sendOverflow();
+      this.held.giveUp();
       this.tell({ kind: "end", tail: this.ring.end });
     });
     return this.finished;
@@ -185,6 +172,7 @@ export class LogWriter {
   /** Removes the log: the proxy failed before the session began (exit 125). */
   discard(): void {
     this.stopped = true;
+    this.held.drop();
     try {
       unlinkSync(this.path);
     } catch {
@@ -208,6 +196,7 @@ export class LogWriter {
   private stop(message: string): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.held.drop();
     this.options.onStopped?.(message);
   }
 }
