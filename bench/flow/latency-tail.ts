@@ -12,11 +12,16 @@
  * of being measured first in the process. Each measured session is framed by a line
  * `#session <decider>` and `#end <decider>` written straight to stdout, so the runtime's
  * own traces (`--trace-opt --trace-deopt --trace-gc`, under `stdbuf -oL` to keep the
- * order) can be counted per session.
+ * order) can be counted per session. `--mark` also frames each answer the plugin holds,
+ * `#call <n>` to `#done <n>` (the lookups inside), and prints the slowest calls' frames on
+ * `CLOCK_MONOTONIC` in ns, the clock `perf record -k CLOCK_MONOTONIC` stamps its samples
+ * with: what each thread ran during a slow call. The marks add a little to each span.
  */
 import { existsSync, readFileSync, writeSync } from "node:fs";
+import { tap } from "../../lib/bus/rx.js";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Frame } from "../../lib/bus/frame.js";
 import type { PluginFactory } from "../../lib/bus/runtime/api.js";
 import type { DeciderName } from "../../lib/flow/decide/index.js";
 import { parseFlow } from "../../lib/flow/ir/load-flow.js";
@@ -42,9 +47,33 @@ async function main(): Promise<void> {
   const published = parseFlow(text);
   // As the bench: reach is served the published flow with its habit base as its reach counts.
   const reachFlow = json.reach === undefined ? parseFlow(JSON.stringify({ ...json, reach: json.habit.base })) : published;
+  const mark = process.argv.includes("--mark");
+  // Per measured call, when it entered and left the plugin (ns); the first answer is the listing's.
+  const entered: bigint[] = [];
+  const left: bigint[] = [];
+  let answer = -1;
+  let marking = false;
   const arm = (decider: DeciderName) => (): PluginFactory => {
     const sink = countingSink();
-    return flowPlugin({ flow: decider === "reach" ? reachFlow : published, decider, threshold: 0.1, perSession: Number.POSITIVE_INFINITY, log: () => sink });
+    const factory = flowPlugin({ flow: decider === "reach" ? reachFlow : published, decider, threshold: 0.1, perSession: Number.POSITIVE_INFINITY, log: () => sink });
+    if (!mark) return factory;
+    return async (session) => {
+      const plugin = await factory(session);
+      const server = plugin.server;
+      if (server === undefined) return plugin;
+      const into = tap((_f: Frame) => {
+        if (!marking) return;
+        if (answer >= 0) writeSync(1, `#call ${answer + 1}\n`);
+        entered[answer] = process.hrtime.bigint();
+      });
+      const out = tap((_f: Frame) => {
+        if (!marking) return;
+        left[answer] = process.hrtime.bigint();
+        if (answer >= 0) writeSync(1, `#done ${answer + 1}\n`);
+        answer += 1;
+      });
+      return { ...plugin, server: (source) => server(source.pipe(into)).pipe(out) };
+    };
   };
   const order = option("--order", "habit,reach").split(",") as DeciderName[];
   const warm = Number(option("--warm", "200"));
@@ -56,7 +85,10 @@ async function main(): Promise<void> {
   for (const [name, factory] of rows) {
     gc?.();
     writeSync(1, `#session ${name}\n`);
+    answer = -1;
+    marking = mark;
     const figures = await runSession(factory(), calls);
+    marking = false;
     writeSync(1, `#end ${name}\n`);
     if (name === "floor") continue;
     const added = Array.from(figures.added);
@@ -71,6 +103,7 @@ async function main(): Promise<void> {
         `${over.length} calls over 1 ms, ${over.filter((i) => i < 100).length} of them among calls 1–100`,
     );
     console.log(`  slowest (call index: ms): ${slowest.map(({ ms, i }) => `${i + 1}: ${ms.toFixed(2)}${figures.lookupsPerCall[i]! > 0 ? "L" : ""}`).join(", ")}`);
+    if (mark) for (const { ms, i } of slowest.slice(0, 10)) console.log(`  call ${i + 1}: ${ms.toFixed(3)} ms, in the plugin from ${entered[i]} to ${left[i]} ns`);
   }
 }
 
