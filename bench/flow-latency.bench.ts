@@ -33,20 +33,14 @@
  * `--flow-decider reach` on it), so reach is served the same flow with its habit base as
  * its reach counts, as the decide specs do.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { PluginFactory } from "../lib/bus/runtime/api.js";
 import { flowPlugin } from "../lib/plugins/flow/flow-plugin.js";
 import type { DeciderName } from "../lib/flow/decide/index.js";
-import { parseFlow } from "../lib/flow/ir/load-flow.js";
 import type { Flow } from "../lib/flow/ir/flow-types.js";
-import { countingSink, retailConversation, runSession, type SessionFigures } from "./flow/latency-session.js";
+import { countingSink, publishedFlows, retailConversation, runSession, type SessionFigures } from "./flow/latency-session.js";
 import { percentile } from "./stdio/stats.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const FLOW = join(here, "../../../shared/fixtures/flows/retail-5-sessions.flow.json");
 const CALLS = 1_000;
 const WARMUP_CALLS = 200;
 /** As the e2e serves it (`--flow-threshold 0.1`); at the default 0.3 this flow hands back after the email lookup (get_user_details at 0.25). */
@@ -78,18 +72,13 @@ const p99 = (a: Float64Array) => percentile(sorted(a), 99);
 const p999 = (a: Float64Array) => percentile(sorted(a), 99.9);
 
 async function main(): Promise<void> {
-  if (!existsSync(FLOW)) {
-    console.log(`skipped: the published flow is not at ${FLOW}`);
-    return;
-  }
-  const text = readFileSync(FLOW, "utf8");
-  const json = JSON.parse(text) as { reach?: unknown; habit: { base: unknown } };
-  const published = parseFlow(text);
-  const reachFlow = json.reach === undefined ? parseFlow(JSON.stringify({ ...json, reach: json.habit.base })) : published;
+  const flows = publishedFlows();
+  if (flows === undefined) return;
+  const { published, reachFlow, ownReach } = flows;
   const rows: Row[] = [
     { label: "passive floor (no plugin)", factory: () => undefined },
     flowRow("--flow-decider habit", published, "habit"),
-    flowRow(json.reach === undefined ? "--flow-decider reach (*)" : "--flow-decider reach", reachFlow, "reach"),
+    flowRow(ownReach ? "--flow-decider reach" : "--flow-decider reach (*)", reachFlow, "reach"),
   ];
   const calls = retailConversation(CALLS);
 
@@ -163,7 +152,7 @@ async function main(): Promise<void> {
     );
     for (const [message, times] of figures.said) console.log(`    said ×${times}: ${message}`);
   }
-  if (json.reach === undefined) {
+  if (!ownReach) {
     console.log("  (*) the published flow has no reach counts: reach is served it with its habit base as its reach counts");
   }
 }

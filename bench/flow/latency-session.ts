@@ -21,6 +21,31 @@ import { SessionLog } from "../../lib/bus/runtime/session-log.js";
 import { ServiceRegistry } from "../../lib/bus/runtime/services.js";
 import { logHeader } from "../../lib/record/log-header.js";
 import { sortedJson } from "../../lib/util/sorted-json.js";
+import { parseFlow } from "../../lib/flow/ir/load-flow.js";
+import type { Flow } from "../../lib/flow/ir/flow-types.js";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The published retail flow both latency benches serve (in the shared fixtures, beside the repository). */
+export const PUBLISHED_FLOW = join(dirname(fileURLToPath(import.meta.url)), "../../../../shared/fixtures/flows/retail-5-sessions.flow.json");
+
+/**
+ * The published flow, and the flow reach is served: the same, or, when it has no reach
+ * counts of its own, with its habit base as its reach counts. Undefined (and said) when the
+ * fixtures are not there.
+ */
+export function publishedFlows(): { published: Flow; reachFlow: Flow; ownReach: boolean } | undefined {
+  if (!existsSync(PUBLISHED_FLOW)) {
+    console.log(`skipped: the published flow is not at ${PUBLISHED_FLOW}`);
+    return undefined;
+  }
+  const text = readFileSync(PUBLISHED_FLOW, "utf8");
+  const json = JSON.parse(text) as { reach?: unknown; habit: { base: unknown } };
+  const published = parseFlow(text);
+  const ownReach = json.reach !== undefined;
+  return { published, reachFlow: ownReach ? published : parseFlow(JSON.stringify({ ...json, reach: json.habit.base })), ownReach };
+}
 
 export interface AgentCall {
   name: string;

@@ -17,20 +17,15 @@
  * `CLOCK_MONOTONIC` in ns, the clock `perf record -k CLOCK_MONOTONIC` stamps its samples
  * with: what each thread ran during a slow call. The marks add a little to each span.
  */
-import { existsSync, readFileSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { tap } from "../../lib/bus/rx.js";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Frame } from "../../lib/bus/frame.js";
 import type { PluginFactory } from "../../lib/bus/runtime/api.js";
 import type { DeciderName } from "../../lib/flow/decide/index.js";
-import { parseFlow } from "../../lib/flow/ir/load-flow.js";
 import { flowPlugin } from "../../lib/plugins/flow/flow-plugin.js";
 import { percentile } from "../stdio/stats.js";
-import { countingSink, retailConversation, runSession } from "./latency-session.js";
+import { countingSink, publishedFlows, retailConversation, runSession } from "./latency-session.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const FLOW = join(here, "../../../../shared/fixtures/flows/retail-5-sessions.flow.json");
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
@@ -38,15 +33,9 @@ function option(name: string, fallback: string): string {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(FLOW)) {
-    console.log(`skipped: the published flow is not at ${FLOW}`);
-    return;
-  }
-  const text = readFileSync(FLOW, "utf8");
-  const json = JSON.parse(text) as { reach?: unknown; habit: { base: unknown } };
-  const published = parseFlow(text);
-  // As the bench: reach is served the published flow with its habit base as its reach counts.
-  const reachFlow = json.reach === undefined ? parseFlow(JSON.stringify({ ...json, reach: json.habit.base })) : published;
+  const flows = publishedFlows();
+  if (flows === undefined) return;
+  const { published, reachFlow } = flows;
   const mark = process.argv.includes("--mark");
   // Per measured call, when it entered and left the plugin (ns); the first answer is the listing's.
   const entered: bigint[] = [];
